@@ -1,0 +1,54 @@
+# The room's two commands: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+
+.PHONY: run test install install-dev chromium lint migrate demo bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PIP) install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
+# Browser tests drive Debian's chromium (Playwright never downloads a browser of its own).
+chromium:
+	@command -v chromium >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+## Install, migrate, create demo data, then run daphne + Celery worker + beat (+ embedded Redis).
+run: demo
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) -m pokerroom.launch run
+
+## Install what tests need and run every test (ruff first).
+test: install-dev chromium
+	$(VENV)/bin/ruff check .
+	$(PY) -m pokerroom.launch test $(PYTEST_ARGS)
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+
+bench: install-dev
+	$(PY) bench/engine.py
+	$(PY) bench/rng.py --decks 100000
+
+clean:
+	rm -rf $(VENV) var staticfiles

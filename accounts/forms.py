@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
+
+from accounts.models import MINIMUM_AGE, User, age_on
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(required=True)
+    date_of_birth = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=f"You must be {MINIMUM_AGE} or older to play.",
+    )
+    confirm_age = forms.BooleanField(
+        required=True, label=f"I confirm that I am {MINIMUM_AGE} years of age or older."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email", "date_of_birth")
+
+    def clean_date_of_birth(self) -> datetime.date:
+        birth: datetime.date = self.cleaned_data["date_of_birth"]
+        today = timezone.localdate()
+        if birth > today:
+            raise forms.ValidationError("The date of birth is in the future.")
+        if age_on(birth, today) < MINIMUM_AGE:
+            raise forms.ValidationError(
+                f"You must be at least {MINIMUM_AGE} years old to sign up. "
+                "Online poker is not available to minors."
+            )
+        return birth
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this email already exists.")
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "email")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        if name and User.objects.exclude(pk=self.instance.pk).filter(display_name__iexact=name).exists():
+            raise forms.ValidationError("That display name is taken.")
+        return name

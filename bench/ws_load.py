@@ -1,0 +1,434 @@
+"""WebSocket load: bots on 6-max tables against the real room, and the same client against a
+bare `websockets` broadcast server (the floor).
+
+What it starts (and stops): a throwaway PostgreSQL database (``ws_bench_<pid>``, migrated, dropped
+at the end) on the server of ``--server``; ``--servers`` daphne processes and one Celery worker
+on it, on free ports, with a private Celery queue and channel-layer prefix on ``--redis``.
+
+What it measures, per run:
+* **queries per action**: the ``act`` service run in-process under Django's
+  ``CaptureQueriesContext`` for ``--query-actions`` random legal actions on a separate table
+  (every SQL statement of the locked transaction, including settlement when a hand ends; the
+  on-commit broadcast and timer are not SQL). Mean and max are printed.
+* **the room**: ``--connections`` bots (``tables.bots.Bot``, the same client as
+  ``manage.py bots``) on ``--tables`` tables (connections / tables per table, at most 6), split
+  over ``--clients`` client processes (a table's bots share one process). Bots act at once
+  (``--rate 0``) or pace themselves to about ``--rate`` actions/s in total. After ``--warmup``
+  seconds, for ``--seconds`` seconds it counts player actions (each ``action`` event once) and
+  the latency from just before a bot sends its ``act`` to the moment the resulting ``action``
+  event has reached every bot at that table (the sixth receipt), as seen by the client process
+  (so a saturated client adds its own queueing to the figure).
+* **the floor**: the same bots against a ``websockets`` server (``--servers`` processes) that
+  keeps a turn order per table and broadcasts each action and the next turn, with no database,
+  no channel layer and no rules. The ratio room/floor shows what the room's stack costs.
+
+Run from the repository root (PostgreSQL and Redis running):
+  .venv/bin/python bench/ws_load.py                              # quick: 120 conns, 20 tables
+  .venv/bin/python bench/ws_load.py --connections 600 --tables 100 --servers 2 --clients 2
+  .venv/bin/python bench/ws_load.py --connections 600 --tables 100 --servers 2 --rate 200
+Targets on a 2-core machine: >= 400 actions/s at 600 connections; p99 <= 50 ms at 200 actions/s;
+<= 8 SQL queries per action.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from pokerroom.processes import free_port, stop_process, wait_for_http, wait_for_port  # noqa: E402
+
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
+SEATS = 6
+
+
+# Processes -----------------------------------------------------------------------------------
+def url_with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def admin_sql(server: str, sql: str) -> None:
+    import psycopg
+
+    target = url_with_database(server, "postgres").replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(target, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+# Setup in the database (Django, in this process) --------------------------------------------
+def make_tables(count: int, *, prefix: str = "Bench") -> list[int]:
+    from tables.models import TableConfig
+
+    ids = []
+    for n in range(count):
+        table = TableConfig(name=f"{prefix} {n + 1}", structure="NL", lower_stake=2, max_seats=SEATS,
+                            min_buy_in_bb=40, max_buy_in_bb=100, hand_pause_seconds=0,
+                            action_seconds=30, countdown_seconds=30)
+        table.full_clean()
+        table.save()
+        ids.append(table.pk)
+    return ids
+
+
+def queries_per_action(actions: int) -> dict[str, float]:
+    """SQL statements of `act` over random legal actions on a 3-player table: for actions
+    that leave the hand running (most) and for those that end it (settlement, summary)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables import services, timers
+    from tables.bots import bot_accounts, choose_action
+    from tables.engine import HandState, legal_actions
+    from tables.models import TableState
+
+    timers.timeout_schedule = lambda **kw: None  # measured alone: nothing queued
+    timers.hand_start_schedule = lambda **kw: None
+    [table_id] = make_tables(1, prefix="Queries")
+    for n, user in enumerate(bot_accounts(3, prefix="qbot"), start=1):
+        services.seat_take(table_id=table_id, user=user, number=n, amount=200,
+                           idempotency_key=uuid.uuid4().hex)
+    rng, counts, finals, seconds = random.Random(1), [], [], []
+    while len(counts) + len(finals) < actions:
+        ts = TableState.objects.select_related("hand").get(pk=table_id)
+        if not ts.hand_running:
+            services.hand_start(table_id=table_id, force=True)
+            continue
+        state = HandState.from_json(ts.hand.state)
+        legal = legal_actions(state).to_json()
+        move = choose_action({**legal, "max_to": legal["min_to"]}, rng)  # no all-ins: no busts
+        action = move.get("action", move["type"])
+        started = time.perf_counter()
+        with CaptureQueriesContext(connection) as captured:
+            services.act(table_id=table_id, user_id=int(state.players[state.to_act].player_id),
+                         action=action, amount=move.get("amount"), expected_version=ts.version)
+        seconds.append(time.perf_counter() - started)
+        ended = not TableState.objects.select_related("hand").get(pk=table_id).hand_running
+        (finals if ended else counts).append(len(captured))
+    return {"mean": statistics.mean(counts), "max": max(counts), "n": len(counts),
+            "ms": 1000 * statistics.median(seconds),
+            "final_mean": statistics.mean(finals) if finals else 0.0, "finals": len(finals)}
+
+
+def timeline(table_ids: list[int]) -> str:
+    """Where a table's time goes, from the stored events: the median gap between one action
+    and the next inside a hand, and from a hand's end to the next hand's start (Celery)."""
+    from tables.models import HandEvent
+
+    rows = (HandEvent.objects.filter(table_id__in=table_ids, type__in=("action", "hand_end",
+                                                                       "hand_start"))
+            .order_by("table_id", "version").values_list("table_id", "type", "created_at"))
+    turns, pauses, last = [], [], {}
+    for table_id, kind, at in rows:
+        prev = last.get(table_id)
+        if prev is not None:
+            gap = (at - prev[1]).total_seconds() * 1000
+            if kind == "action" and prev[0] == "action":
+                turns.append(gap)
+            elif kind == "hand_start" and prev[0] == "hand_end":
+                pauses.append(gap)
+        last[table_id] = (kind, at)
+    median = statistics.median
+    return (f"server timeline: action to next action {median(turns):.1f} ms (median of "
+            f"{len(turns)}), hand end to next hand start {median(pauses):.1f} ms (median of "
+            f"{len(pauses)})" if turns and pauses else "server timeline: no data")
+
+
+# Clients (one process per share of the tables) ----------------------------------------------
+def client_main(spec: dict[str, Any], results: multiprocessing.Queue) -> None:
+    results.put(asyncio.run(client_run(spec)))
+
+
+async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
+    from tables.bots import Bot, TableTally
+
+    sends: dict[tuple[int, int], float] = {}
+    receipts: dict[tuple[int, int], list[float]] = defaultdict(list)
+    latencies: list[float] = []
+    counted = {"actions": 0}
+    window = {"start": time.monotonic() + spec["warmup"]}
+    window["end"] = window["start"] + spec["seconds"]
+    at_table: Counter[int] = Counter()
+
+    def on_send(bot: Bot, message: dict[str, Any]) -> None:
+        if message.get("type") == "act":
+            sends[(bot.table_id, bot.seat or 0)] = time.monotonic()
+
+    def on_event(bot: Bot, version: int, event: dict[str, Any]) -> None:
+        if event.get("type") != "action" or event.get("timeout"):
+            return
+        now = time.monotonic()
+        key = (bot.table_id, version)
+        got = receipts[key]
+        got.append(now)
+        if len(got) == 1 and window["start"] <= now < window["end"]:
+            counted["actions"] += 1
+        if len(got) >= at_table[bot.table_id]:
+            sent = sends.pop((bot.table_id, event["seat"]), None)
+            del receipts[key]
+            if sent is not None and window["start"] <= sent < window["end"]:
+                latencies.append(max(got) - sent)
+
+    bots = []
+    for table in spec["tables"]:
+        tally = TableTally(target=0)
+        for seat, (user_id, name, cookie) in enumerate(table["bots"], start=1):
+            at_table[table["id"]] += 1
+            bots.append(Bot(url=table["url"], table_id=table["id"], user_id=user_id, name=name,
+                            cookie=cookie, seat=seat, tally=tally, think=spec["think"],
+                            buy_in=200, rng=random.Random(user_id), on_send=on_send,
+                            on_event=on_event))
+    tasks = [asyncio.create_task(b.run()) for b in bots]
+    await asyncio.sleep(window["end"] - time.monotonic())
+    for b in bots:
+        await b.finish()
+    done, pending = await asyncio.wait(tasks, timeout=spec["grace"])
+    for t in pending:
+        t.cancel()
+    errors: Counter[str] = Counter()
+    for b, t in zip(bots, tasks, strict=True):
+        errors.update(b.result.errors)
+        if t in done and t.exception() is not None:
+            errors[type(t.exception()).__name__] += 1
+    return {"actions": counted["actions"], "latencies": latencies, "errors": dict(errors),
+            "races": sum(b.result.races for b in bots)}
+
+
+def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+    think = 0.0 if not args.rate else len(tables) / args.rate
+    ctx = multiprocessing.get_context("spawn")
+    results: multiprocessing.Queue = ctx.Queue()
+    shares = [tables[i::args.clients] for i in range(args.clients)]
+    procs = [ctx.Process(target=client_main, args=({
+        "tables": share, "think": think, "warmup": args.warmup, "seconds": args.seconds,
+        "grace": 30.0}, results)) for share in shares if share]
+    for p in procs:
+        p.start()
+    parts = [results.get(timeout=args.warmup + args.seconds + 120) for _ in procs]
+    for p in procs:
+        p.join(timeout=10)
+    latencies = sorted(x for part in parts for x in part["latencies"])
+    errors: Counter[str] = Counter()
+    for part in parts:
+        errors.update(part["errors"])
+    return {
+        "actions_per_s": sum(p["actions"] for p in parts) / args.seconds,
+        "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else float("nan"),
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else float("nan"),
+        "samples": len(latencies), "errors": dict(errors),
+        "races": sum(p["races"] for p in parts),
+    }
+
+
+# The floor: a bare websockets broadcast server ----------------------------------------------
+async def floor_serve(port: int) -> None:
+    """Turn order per table and broadcasts, speaking just enough of docs/protocol.md for the
+    bots: snapshot, sit → seat_taken, turn (legal for its owner), act → action + next turn."""
+    from websockets.asyncio.server import broadcast, serve
+
+    tables: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"version": 0, "conns": {}, "seats": {}, "turn": None})
+    legal = {"fold": True, "check": True, "call": False, "call_amount": 0, "bet": True,
+             "raise": False, "min_to": 2, "max_to": 200, "show": False, "muck": False}
+
+    def publish(table: dict[str, Any], event: dict[str, Any], private: int | None = None) -> None:
+        table["version"] += 1
+        public = json.dumps({"type": "event", "version": table["version"], "event": event})
+        owner = [ws for ws, user in table["conns"].items() if user == private]
+        broadcast([ws for ws in table["conns"] if ws not in owner], public)
+        if owner:
+            broadcast(owner, json.dumps({"type": "event", "version": table["version"],
+                                         "event": {**event, "legal": legal}}))
+
+    def next_turn(table: dict[str, Any]) -> None:
+        seats = sorted(table["seats"])
+        if len(seats) < 2:
+            table["turn"] = None
+            return
+        current = table["turn"]
+        later = [s for s in seats if current is None or s > current]
+        table["turn"] = later[0] if later else seats[0]
+        publish(table, {"type": "turn", "seat": table["turn"]}, private=table["seats"][table["turn"]])
+
+    async def handler(ws: Any) -> None:
+        table = tables[ws.request.path]
+        cookie = ws.request.headers.get("Cookie", "")
+        user = int(cookie.rsplit("-", 1)[-1])
+        table["conns"][ws] = user
+        await ws.send(json.dumps({
+            "type": "snapshot", "version": table["version"],
+            "table": {"max_seats": SEATS, "max_buy_in": 200, "min_buy_in": 80, "big_blind": 2},
+            "seats": [{"seat": s} for s in table["seats"]], "you": {"seat": None, "legal": None}}))
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "sit":
+                    table["seats"][msg["seat"]] = user
+                    publish(table, {"type": "seat_taken", "seat": msg["seat"], "player_id": user,
+                                    "stack": msg["amount"]})
+                    if table["turn"] is None:
+                        next_turn(table)
+                elif msg.get("type") == "act":
+                    seat = next((s for s, u in table["seats"].items() if u == user), None)
+                    if msg.get("version") != table["version"] or seat != table["turn"]:
+                        await ws.send(json.dumps({"type": "error", "code": "stale_version"}))
+                        continue
+                    publish(table, {"type": "action", "seat": seat, "action": msg["action"],
+                                    "amount": msg.get("amount")})
+                    next_turn(table)
+                elif msg.get("type") == "leave":
+                    seat = next((s for s, u in table["seats"].items() if u == user), None)
+                    table["seats"].pop(seat, None)
+                    publish(table, {"type": "seat_left", "seat": seat, "player_id": user,
+                                    "cashed_out": 0})
+                    if table["turn"] == seat:
+                        next_turn(table)
+        finally:
+            table["conns"].pop(ws, None)
+
+    async with serve(handler, "127.0.0.1", port, max_size=2**22):
+        await asyncio.Future()
+
+
+# Main ----------------------------------------------------------------------------------------
+def layout(args: argparse.Namespace, table_ids: list[int], urls: list[str],
+           bots: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    per_table = min(SEATS, args.connections // args.tables)
+    tables = []
+    for n, table_id in enumerate(table_ids):
+        tables.append({"id": table_id, "url": urls[n % len(urls)],
+                       "bots": bots[n * per_table:(n + 1) * per_table]})
+    return tables
+
+
+def report(name: str, r: dict[str, Any]) -> None:
+    print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
+          f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
+          f"errors {r['errors'] or 'none'})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connections", type=int, default=120)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="total actions/s the bots aim at (0: act at once)")
+    parser.add_argument("--servers", type=int, default=1, help="daphne processes")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument("--query-actions", type=int, default=200)
+    parser.add_argument("--no-floor", action="store_true")
+    parser.add_argument("--server", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_SERVER),
+                        help="a PostgreSQL URL; only its server is used")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--floor-server", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor_server:
+        import logging
+
+        logging.getLogger("websockets").setLevel(logging.CRITICAL)  # the port probe's EOF
+        asyncio.run(floor_serve(args.floor_server))
+        return 0
+    if args.connections < 2 * args.tables:
+        parser.error("at least two connections per table")
+
+    name = f"ws_bench_{os.getpid()}"
+    tag = uuid.uuid4().hex[:8]
+    env = {**os.environ, "DATABASE_URL": url_with_database(args.server, name),
+           "REDIS_URL": args.redis, "CELERY_QUEUE": f"bench-{tag}",
+           "CHANNEL_LAYER_PREFIX": f"bench{tag}", "DJANGO_SETTINGS_MODULE": "pokerroom.settings",
+           "LOG_LEVEL": "WARNING"}
+    os.environ.update(env)
+    admin_sql(args.server, f'CREATE DATABASE "{name}"')
+    processes: list[subprocess.Popen] = []
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        from tables.bots import bot_accounts, session_cookie
+
+        call_command("migrate", verbosity=0)
+        print(f"database: throwaway {name} on {urlsplit(args.server).netloc} (dropped at the end)")
+        q = queries_per_action(args.query_actions)
+        print(f"SQL queries per action (act service, CaptureQueriesContext): {q['mean']:.2f} mean,"
+              f" {q['max']} max over {q['n']} actions inside a hand; {q['final_mean']:.1f} mean "
+              f"over {q['finals']} actions that end a hand (settlement + summary); "
+              f"{q['ms']:.1f} ms median per act in-process (with query capture)")
+        table_ids = make_tables(args.tables)
+        per_table = min(SEATS, args.connections // args.tables)
+        users = bot_accounts(per_table * args.tables, prefix="wsbot")
+        room_bots = [(u.pk, u.username, session_cookie(u)) for u in users]
+        connections.close_all()
+
+        ports = [free_port() for _ in range(args.servers)]
+        for port in ports:
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+                 "pokerroom.asgi:application"], cwd=REPO, env=env))
+        processes.append(subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "--pool", "solo",
+             "-n", f"bench-{tag}@localhost", "--loglevel", "WARNING", "--without-gossip",
+             "--without-mingle"], cwd=REPO, env=env))
+        for port in ports:
+            wait_for_http(f"http://127.0.0.1:{port}/healthz")
+        urls = [f"http://127.0.0.1:{p}" for p in ports]
+        total = per_table * args.tables
+        print(f"room: {total} connections on {args.tables} tables ({per_table} per table), "
+              f"{args.servers} daphne, 1 Celery worker, {args.clients} client process(es), "
+              f"rate {'unlimited' if not args.rate else f'~{args.rate:g}/s'}, "
+              f"{args.seconds:g} s measured after {args.warmup:g} s")
+        room = run_clients(layout(args, table_ids, urls, room_bots), args)
+        for p in processes:
+            stop_process(p)
+        processes.clear()
+        report("room", room)
+        print(timeline(table_ids))
+
+        if not args.no_floor:
+            floor_ports = [free_port() for _ in range(args.servers)]
+            for port in floor_ports:
+                processes.append(subprocess.Popen(
+                    [sys.executable, __file__, "--floor-server", str(port)], cwd=REPO))
+            for port in floor_ports:
+                wait_for_port(port)
+            floor_bots = [(b[0], b[1], f"sessionid=floor-{b[0]}") for b in room_bots]
+            floor = run_clients(layout(args, table_ids, [f"http://127.0.0.1:{p}"
+                                                         for p in floor_ports], floor_bots), args)
+            report("floor", floor)
+            print(f" ratio: room/floor throughput {room['actions_per_s'] / floor['actions_per_s']:.2f}"
+                  f", p50 latency {room['p50_ms'] / floor['p50_ms']:.1f}x, "
+                  f"p99 latency {room['p99_ms'] / floor['p99_ms']:.1f}x")
+    finally:
+        for p in processes:
+            stop_process(p)
+        from django.db import connections as conns
+
+        conns.close_all()
+        admin_sql(args.server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        import redis
+
+        queue = env["CELERY_QUEUE"]
+        redis.Redis.from_url(args.redis).delete(queue, f"{queue}.timers")  # timers never run
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Cashier services: every money movement goes through these (keyword-only, typed).
+
+Lock order (all of them; details in `cashier.services.ledger`), so no two can deadlock:
+0. the caller's TableConfig/TableState row, if a tables service calls (the cashier never
+   locks one itself);
+1. the idempotency record, claimed by a unique INSERT;
+2. the one Deposit/Withdrawal row being decided;
+3. every ledger account touched, ascending id, in one SELECT ... FOR NO KEY UPDATE;
+4. seats, ascending id;
+5. pending top-ups.
+SQLite runs transactions IMMEDIATE (serialised), so the same code is safe there.
+Every refusal is a `CashierError(code, message)` raised before anything is written, or inside
+the transaction that it rolls back: nothing is ever half-applied.
+"""
+from __future__ import annotations
+
+from cashier.errors import CashierError
+from cashier.services.ledger import (
+    accounts_lock,
+    escrow_account,
+    idempotent_run,
+    ledger_post,
+    ledger_transfer,
+    system_account,
+    wallet_account,
+)
+from cashier.services.payments import (
+    deposit,
+    deposit_approve,
+    deposit_reject,
+    withdrawal_approve,
+    withdrawal_cancel,
+    withdrawal_reject,
+    withdrawal_request,
+)
+from cashier.services.play_money import play_money_grant, play_money_reload
+from cashier.services.responsible import (
+    deposit_limit_check,
+    deposit_limit_current,
+    deposit_limit_pending,
+    deposit_limit_set,
+    exclusion_active,
+    exclusion_check,
+    self_exclusion_start,
+    session_reminder_due,
+    session_reminder_set,
+)
+from cashier.services.table_money import (
+    apply_top_ups,
+    buy_in,
+    cash_out,
+    ratholing_minimum,
+    settle_hand,
+    top_up,
+)
+
+__all__ = [
+    "CashierError",
+    "accounts_lock",
+    "apply_top_ups",
+    "buy_in",
+    "cash_out",
+    "deposit",
+    "deposit_approve",
+    "deposit_limit_check",
+    "deposit_limit_current",
+    "deposit_limit_pending",
+    "deposit_limit_set",
+    "deposit_reject",
+    "escrow_account",
+    "exclusion_active",
+    "exclusion_check",
+    "idempotent_run",
+    "ledger_post",
+    "ledger_transfer",
+    "play_money_grant",
+    "play_money_reload",
+    "ratholing_minimum",
+    "self_exclusion_start",
+    "session_reminder_due",
+    "session_reminder_set",
+    "settle_hand",
+    "system_account",
+    "top_up",
+    "wallet_account",
+    "withdrawal_approve",
+    "withdrawal_cancel",
+    "withdrawal_reject",
+    "withdrawal_request",
+]

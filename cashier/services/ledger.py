@@ -1,0 +1,204 @@
+"""Ledger primitives every cashier service is built from.
+
+Lock order (the whole cashier follows it, so concurrent money movements cannot deadlock):
+
+0. Callers from the tables app may already hold their TableConfig row (tables lock it first);
+   the cashier never locks a TableConfig.
+1. The idempotency record: claimed by a unique INSERT (a concurrent duplicate waits on it).
+2. One cashier request row (Deposit / Withdrawal) when deciding it, `select_for_update`.
+3. Ledger account rows, all those the operation touches, in ascending primary key
+   (`accounts_lock`: one SELECT ... FOR UPDATE ORDER BY id). Accounts are created (if missing)
+   before this step, never after it.
+4. Seat rows, ascending primary key.
+5. PendingTopUp rows.
+
+Balances are changed only by `ledger_post`, with F() updates on rows already locked in step 3.
+On SQLite the connection runs transactions IMMEDIATE, so they are serialised and the same code
+is safe without row locks.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from cashier.errors import CashierError
+from cashier.models import (
+    AccountKind,
+    IdempotencyRecord,
+    LedgerAccount,
+    LedgerEntry,
+    LedgerTransaction,
+)
+from cashier.money import money_format
+from tables.models import TableConfig
+
+Legs = Sequence[tuple[LedgerAccount, int]]
+
+
+# Accounts -------------------------------------------------------------------------------------
+def _account_get_or_create(**lookup: Any) -> LedgerAccount:
+    """Fetch an account, creating it on first use. A concurrent creator's INSERT makes ours
+    wait and then fail on the unique constraint; we read its row instead. Takes no row lock
+    on existing accounts (lock order step 3 comes later)."""
+    account = LedgerAccount.objects.filter(**lookup).first()
+    if account is not None:
+        return account
+    try:
+        with transaction.atomic():
+            return LedgerAccount.objects.create(**lookup)
+    except IntegrityError:
+        return LedgerAccount.objects.get(**lookup)
+
+
+def wallet_account(*, user: Any, currency: str) -> LedgerAccount:
+    return _account_get_or_create(kind=AccountKind.WALLET, currency=currency, user=user)
+
+
+def escrow_account(*, table: TableConfig) -> LedgerAccount:
+    return _account_get_or_create(kind=AccountKind.ESCROW, currency=table.currency, table=table)
+
+
+def system_account(*, kind: str, currency: str) -> LedgerAccount:
+    """The room's world, house or pending-withdrawal account for a currency."""
+    return _account_get_or_create(kind=kind, currency=currency, user=None, table=None)
+
+
+def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
+    """Lock step 3: lock all the accounts in ascending id and return fresh rows by id.
+
+    FOR NO KEY UPDATE: it excludes other writers of the row but not the KEY SHARE locks that
+    inserting an entry (a foreign key to the account) takes."""
+    ids = sorted({account.pk for account in accounts})
+    rows = LedgerAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+    return {row.pk: row for row in rows}
+
+
+# Posting --------------------------------------------------------------------------------------
+def ledger_post(
+    *,
+    kind: str,
+    currency: str,
+    legs: Legs,
+    user: Any = None,
+    table: TableConfig | int | None = None,
+    memo: str = "",
+) -> LedgerTransaction:
+    """Write one balanced transaction and move the balances.
+
+    Needs: every account in `legs` locked by `accounts_lock` in this transaction (the instances
+    passed carry the balances read under that lock). Legs on the same account are merged.
+    Raises CashierError `insufficient_funds` if a non-world account would go below zero."""
+    by_account: dict[int, int] = defaultdict(int)
+    accounts: dict[int, LedgerAccount] = {}
+    for account, amount in legs:
+        if account.currency != currency:
+            raise CashierError("currency_mismatch", "Play money and real money never mix.")
+        by_account[account.pk] += amount
+        accounts[account.pk] = account
+    entries = [(accounts[pk], amount) for pk, amount in sorted(by_account.items()) if amount]
+    if sum(amount for _, amount in entries) != 0:
+        raise AssertionError(f"unbalanced transaction: {entries}")
+    if len(entries) < 2:
+        raise AssertionError("a transaction moves money between at least two accounts")
+    for account, amount in entries:
+        if account.kind != AccountKind.WORLD and account.balance + amount < 0:
+            raise CashierError(
+                "insufficient_funds",
+                f"Insufficient balance: {money_format(account.balance, currency)} available, "
+                f"{money_format(-amount, currency)} needed.",
+            )
+    tx = LedgerTransaction.objects.create(
+        kind=kind, currency=currency, entry_count=len(entries), memo=memo,
+        user_id=getattr(user, "pk", user), table_id=getattr(table, "pk", table),
+    )
+    LedgerEntry.objects.bulk_create(
+        [LedgerEntry(transaction=tx, account=account, amount=amount) for account, amount in entries]
+    )
+    for account, amount in entries:
+        LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
+        account.balance += amount
+    return tx
+
+
+# Idempotency ----------------------------------------------------------------------------------
+def _fingerprint(operation: str, params: dict[str, Any]) -> str:
+    canonical = json.dumps({"operation": operation, **params}, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def idempotent_run(
+    *, key: str, operation: str, params: dict[str, Any], apply: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """Run `apply` at most once per key, atomically with the claim of the key (lock step 1).
+
+    A repeat with the same parameters returns the first outcome (the stored result dict); with
+    other parameters it raises `idempotency_conflict`. A refused first attempt rolls back its
+    claim, so a retry runs again. A concurrent duplicate waits on the first's INSERT (PostgreSQL)
+    or on the database write lock (SQLite) and then returns the committed outcome."""
+    if not key or len(key) > 200:
+        raise CashierError("missing_idempotency_key", "The request has no valid idempotency key.")
+    fingerprint = _fingerprint(operation, params)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    key=key, operation=operation, fingerprint=fingerprint
+                )
+        except IntegrityError:
+            record = None
+        if record is None:
+            first = IdempotencyRecord.objects.get(key=key)
+            if first.operation != operation or first.fingerprint != fingerprint:
+                raise CashierError(
+                    "idempotency_conflict",
+                    "This request key was already used for a different request; "
+                    "reload the page and try again.",
+                )
+            return first.result
+        result = apply()
+        IdempotencyRecord.objects.filter(pk=record.pk).update(result=result)
+        return result
+
+
+# A generic transfer (admin corrections, benchmarks, tests) ------------------------------------
+def ledger_transfer(
+    *,
+    source: LedgerAccount,
+    destination: LedgerAccount,
+    amount: int,
+    idempotency_key: str,
+    kind: str = "transfer",
+    memo: str = "",
+) -> LedgerTransaction:
+    """Move `amount` from one account to another of the same currency.
+
+    Locks: idempotency record, then both accounts in ascending id."""
+    if amount <= 0:
+        raise CashierError("invalid_amount", "The amount must be positive.")
+    if source.currency != destination.currency:
+        raise CashierError("currency_mismatch", "Play money and real money never mix.")
+
+    def apply() -> dict[str, Any]:
+        locked = accounts_lock([source, destination])
+        tx = ledger_post(
+            kind=kind,
+            currency=source.currency,
+            legs=[(locked[source.pk], -amount), (locked[destination.pk], amount)],
+            user=source.user_id or destination.user_id,
+            memo=memo,
+        )
+        return {"transaction_id": tx.pk}
+
+    result = idempotent_run(
+        key=idempotency_key,
+        operation="transfer",
+        params={"source": source.pk, "destination": destination.pk, "amount": amount, "kind": kind},
+        apply=apply,
+    )
+    return LedgerTransaction.objects.get(pk=result["transaction_id"])

@@ -1,0 +1,164 @@
+"""Responsible gaming: deposit limits, self-exclusion and the session-length reminder.
+
+Enforced here (deposit and sit-down services call `exclusion_check` / `deposit_limit_check`),
+not only in forms. Settings are append-only rows, so the history of every change is kept.
+"""
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from cashier import conf
+from cashier.errors import CashierError
+from cashier.models import (
+    Deposit,
+    DepositLimit,
+    DepositStatus,
+    LimitPeriod,
+    ResponsibleGamingProfile,
+    SelfExclusion,
+)
+
+PERIOD_LENGTH = {
+    LimitPeriod.DAY: datetime.timedelta(days=1),
+    LimitPeriod.WEEK: datetime.timedelta(days=7),
+    LimitPeriod.MONTH: datetime.timedelta(days=30),
+}
+
+
+# Self-exclusion -------------------------------------------------------------------------------
+def exclusion_active(*, user: Any, now: datetime.datetime | None = None) -> SelfExclusion | None:
+    now = now or timezone.now()
+    return (
+        SelfExclusion.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+
+
+def exclusion_check(*, user: Any, action: str) -> None:
+    """Raise `self_excluded` while a self-exclusion runs (`action` words the message)."""
+    active = exclusion_active(user=user)
+    if active is not None:
+        raise CashierError(
+            "self_excluded",
+            f"You are self-excluded until {active.ends_at:%Y-%m-%d %H:%M} UTC: "
+            f"you cannot {action} before then.",
+        )
+
+
+def self_exclusion_start(*, user: Any, days: int) -> SelfExclusion:
+    """Exclude the player from now for `days` days. It cannot be lifted early: a new exclusion
+    can only end later than the running one (an earlier end is refused)."""
+    if days < 1:
+        raise CashierError("invalid_period", "Choose a self-exclusion of at least one day.")
+    now = timezone.now()
+    ends_at = now + datetime.timedelta(days=days)
+    with transaction.atomic():
+        active = exclusion_active(user=user, now=now)
+        if active is not None and active.ends_at >= ends_at:
+            raise CashierError(
+                "exclusion_cannot_shorten",
+                f"You are already self-excluded until {active.ends_at:%Y-%m-%d %H:%M} UTC; "
+                "a self-exclusion cannot be shortened.",
+            )
+        return SelfExclusion.objects.create(user=user, starts_at=now, ends_at=ends_at)
+
+
+# Deposit limits -------------------------------------------------------------------------------
+def deposit_limit_current(
+    *, user: Any, period: str, now: datetime.datetime | None = None
+) -> int | None:
+    """The limit in force now for the period (None = no limit)."""
+    now = now or timezone.now()
+    row = (
+        DepositLimit.objects.filter(user=user, period=period, effective_at__lte=now,
+                                    superseded=False)
+        .order_by("-effective_at", "-id")
+        .first()
+    )
+    return row.amount if row else None
+
+
+def deposit_limit_pending(*, user: Any, period: str) -> DepositLimit | None:
+    """A raise that waits for its 24 hours, if any."""
+    return (
+        DepositLimit.objects.filter(
+            user=user, period=period, effective_at__gt=timezone.now(), superseded=False
+        )
+        .order_by("-effective_at")
+        .first()
+    )
+
+
+def deposit_limit_set(*, user: Any, period: str, amount: int | None) -> DepositLimit:
+    """Set a limit (None removes it). Lowering takes effect at once, raising or removing after
+    `conf.limit_raise_delay()`; a newer setting replaces a raise still waiting."""
+    if period not in PERIOD_LENGTH:
+        raise CashierError("invalid_period", "Choose a daily, weekly or monthly limit.")
+    if amount is not None and amount <= 0:
+        raise CashierError("invalid_amount", "A deposit limit must be positive.")
+    now = timezone.now()
+    with transaction.atomic():
+        DepositLimit.objects.filter(
+            user=user, period=period, effective_at__gt=now, superseded=False
+        ).update(superseded=True)
+        current = deposit_limit_current(user=user, period=period, now=now)
+        lowering = amount is not None and (current is None or amount <= current)
+        effective_at = now if lowering else now + conf.limit_raise_delay()
+        return DepositLimit.objects.create(
+            user=user, period=period, amount=amount, effective_at=effective_at
+        )
+
+
+def deposited_since(*, user: Any, since: datetime.datetime) -> int:
+    """Credited and pending deposits since a time (pending ones count toward the limits)."""
+    total = Deposit.objects.filter(
+        user=user, created_at__gte=since,
+        status__in=[DepositStatus.APPROVED, DepositStatus.PENDING],
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or 0
+
+
+def deposit_limit_check(*, user: Any, amount: int) -> None:
+    """Raise `over_deposit_limit` if the deposit would exceed a limit in force.
+
+    Needs: the player's REAL wallet locked (it serialises the player's deposits)."""
+    now = timezone.now()
+    for period, length in PERIOD_LENGTH.items():
+        limit = deposit_limit_current(user=user, period=period, now=now)
+        if limit is None:
+            continue
+        used = deposited_since(user=user, since=now - length)
+        if used + amount > limit:
+            left = max(limit - used, 0)
+            raise CashierError(
+                "over_deposit_limit",
+                f"Over your {LimitPeriod(period).label.lower()} deposit limit of "
+                f"${limit / 100:,.2f}: you can deposit ${left / 100:,.2f} more now.",
+            )
+
+
+# Session reminder -----------------------------------------------------------------------------
+def session_reminder_set(*, user: Any, minutes: int | None) -> ResponsibleGamingProfile:
+    if minutes is not None and minutes < 1:
+        raise CashierError("invalid_period", "Choose a reminder of at least one minute.")
+    profile, _ = ResponsibleGamingProfile.objects.update_or_create(
+        user=user, defaults={"session_reminder_minutes": minutes}
+    )
+    return profile
+
+
+def session_reminder_due(
+    *, user: Any, session_started_at: datetime.datetime, now: datetime.datetime | None = None
+) -> bool:
+    """True when the player asked for a reminder and the session is at least that long."""
+    profile = ResponsibleGamingProfile.objects.filter(user=user).first()
+    if profile is None or not profile.session_reminder_minutes:
+        return False
+    now = now or timezone.now()
+    return now - session_started_at >= datetime.timedelta(minutes=profile.session_reminder_minutes)

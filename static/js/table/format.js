@@ -1,0 +1,62 @@
+/** Formatting helpers: money in minor units, cards, seat names. @module table/format */
+
+const RANK_NAMES = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+  9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+
+/**
+ * Money for people: cents as dollars for real money, chips as a plain number.
+ * @param {number} amount integer minor units
+ * @param {string} currency "REAL" or "PLAY"
+ */
+export function money(amount, currency) {
+  if (amount == null) return "";
+  if (currency === "REAL") {
+    const sign = amount < 0 ? "-" : "";
+    const abs = Math.abs(amount);
+    const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+    const cents = abs % 100;
+    return cents ? `${sign}$${dollars}.${String(cents).padStart(2, "0")}` : `${sign}$${dollars}`;
+  }
+  return amount.toLocaleString("en-US");
+}
+
+/** "As" → "Ace of spades" */
+export function cardName(card) {
+  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+
+/** A face-up card element (drawn with CSS). @param {string} card e.g. "Td" */
+export function cardElement(card) {
+  const el = document.createElement("span");
+  const suit = card[1];
+  el.className = `card suit-${suit}`;
+  el.dataset.card = card;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", cardName(card));
+  const rank = card[0] === "T" ? "10" : card[0];
+  el.innerHTML = `<span class="rank" aria-hidden="true">${rank}</span>` +
+    `<span class="suit" aria-hidden="true">${SUIT_SYMBOLS[suit]}</span>`;
+  return el;
+}
+
+/** A face-down card element. */
+export function cardBack() {
+  const el = document.createElement("span");
+  el.className = "card back";
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", "face-down card");
+  return el;
+}
+
+/** Cards as words for announcements. */
+export function cardsText(cards) {
+  return (cards || []).map(cardName).join(", ");
+}
+
+/** Seconds from now until an ISO time, using the server clock offset (ms). */
+export function secondsUntil(iso, offsetMs = 0) {
+  if (!iso) return null;
+  return (Date.parse(iso) - (Date.now() + offsetMs)) / 1000;
+}

@@ -1,0 +1,287 @@
+/**
+ * The live table page: wires the socket (client.js), the state (state.js), the drawing
+ * (render.js), the action bar (actions.js), the keyboard and the side panel.
+ * The server decides everything; this page shows its state and offers its legal actions.
+ * @module table/main
+ */
+import { TableClient } from "./client.js";
+import { applyEvent, differences, fromSnapshot, mergeClientFacts, mySeat } from "./state.js";
+import { flyChips, renderFelt, sweepBets, tickTimer } from "./render.js";
+import { ActionBar, clampAmount, renderSeatControls } from "./actions.js";
+import { bindKeyboard } from "./keyboard.js";
+import { logLine, rememberHand, renderFairness, renderHistory } from "./history.js";
+import { money } from "./format.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("table");
+const loggedIn = !!root.dataset.userId;
+const watching = root.dataset.watch === "1";
+let state = null;
+let drawQueued = false;
+let refreshQueued = null;
+let pendingPostBB = false;
+/** The version a `hello` asked to resume from (one question per gap). */
+let askedFrom = null;
+const baseTitle = document.title;
+/** @type {((diffs: string[]) => void) | null} */
+let checking = null;
+let lastPhase = "none";
+
+let spoken = [];
+
+/** Read aloud (aria-live; what happens in one frame is read together) and keep in the log. */
+function say(text, { log = true } = {}) {
+  if (!spoken.length) {
+    requestAnimationFrame(() => {
+      $("announcer").textContent = spoken.join(" ");
+      spoken = [];
+    });
+  }
+  spoken.push(text);
+  if (log) logLine(text);
+}
+
+const STATUS_TEXT = {
+  connecting: "Connecting…", online: "Connected", reconnecting: "Connection lost — reconnecting…",
+  offline: "You are offline — we reconnect as soon as the network is back.", closed: "This table is closed.",
+};
+
+let connects = 0;
+
+function setStatus(status) {
+  if (status === "online" && ++connects > 1) {
+    root.dataset.resync = "pending";
+    bar.newDecision(); // an action sent before the drop may be lost: offer the bar again
+  }
+  const el = $("conn-status");
+  el.textContent = STATUS_TEXT[status] || status;
+  el.dataset.status = status;
+  root.dataset.connection = status;
+  $("offline-banner").hidden = status === "online" || status === "connecting";
+  $("offline-banner").textContent = STATUS_TEXT[status] || "";
+}
+
+const client = new TableClient({
+  path: root.dataset.wsPath,
+  lastVersion: () => (state ? state.version : null),
+  onMessage: receive,
+  onStatus: setStatus,
+});
+
+const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say });
+
+function receive(msg) {
+  if (msg.type === "snapshot") {
+    const first = !state;
+    if (checking && state) { checking(differences(state, msg)); checking = null; }
+    state = mergeClientFacts(fromSnapshot(msg), state);
+    if (root.dataset.resync === "pending") root.dataset.resync = "snapshot";
+    root.dataset.version = String(state.version);
+    if (first) describeTable();
+    draw();
+    if (state.you.legal) bar.runPreAction();
+  } else if (msg.type === "event") {
+    if (!state) return;
+    if (msg.version <= state.version) return;
+    if (msg.version > state.version + 1) {
+      // A gap: ask once for what is missing (the answer fills it in order).
+      if (!askedFrom || askedFrom !== state.version) {
+        askedFrom = state.version;
+        client.send({ type: "hello", last_version: state.version });
+      }
+      return;
+    }
+    askedFrom = null;
+    if (root.dataset.resync === "pending") root.dataset.resync = "events";
+    if (msg.event.type === "board" || msg.event.type === "hand_end") sweepBets($("felt"));
+    const out = applyEvent(state, msg.event);
+    state.version = msg.version;
+    root.dataset.version = String(state.version);
+    out.say.forEach((t) => say(t));
+    if (out.fly.length) requestAnimationFrame(() => flyChips($("felt"), out.fly, state.table.currency));
+    if (out.newHand) bar.clearPre();
+    if (out.myTurn) bar.newDecision();
+    if (out.mine) afterMyChange(msg.event);
+    if (out.refresh) queueRefresh();
+    if (out.myTurn && bar.runPreAction()) return draw();
+    queueDraw();
+  } else if (msg.type === "error") {
+    showError(msg);
+  }
+}
+
+function afterMyChange(ev) {
+  refreshBalances();
+  if (ev.type === "seat_taken" && pendingPostBB) {
+    pendingPostBB = false;
+    if (ev.status === "waiting_bb") client.send({ type: "post_bb" });
+  }
+}
+
+/** A fresh snapshot for what the client does not derive itself (side pots, recent hands). */
+function queueRefresh() {
+  clearTimeout(refreshQueued);
+  refreshQueued = setTimeout(() => { refreshQueued = null; client.send({ type: "snapshot" }); }, 150);
+}
+
+function queueDraw() {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => { drawQueued = false; draw(); });
+}
+
+function draw() {
+  if (!state) return;
+  const me = mySeat(state);
+  renderFelt($("felt"), state, { canSit: loggedIn && !me && !watching, onSit: openBuyIn });
+  bar.render();
+  renderSeatControls(state);
+  rememberHand(state.hand);
+  renderFairness(state);
+  renderHistory(state);
+  tick();
+}
+
+const ERROR_TEXT = {
+  login_required: "Log in to play.", stale_version: "The table moved on — showing the latest state.",
+  betting_capped: "Betting is capped: you may only call or fold.",
+};
+
+function showError(msg) {
+  const box = $("table-error");
+  box.textContent = ERROR_TEXT[msg.code] ? `${ERROR_TEXT[msg.code]} (${msg.message})` : msg.message;
+  box.dataset.code = msg.code;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  if (msg.code === "stale_version") client.send({ type: "snapshot" });
+  $("action-bar").classList.remove("sent");
+}
+
+function tick() {
+  if (!state) return;
+  const { phase, seconds } = tickTimer($("felt"), state);
+  const mine = state.hand && state.hand.to_act === state.you.seat && state.you.seat != null;
+  const clock = $("my-countdown");
+  clock.hidden = !(mine && phase === "countdown");
+  if (mine && phase === "countdown") clock.textContent = `${Math.ceil(seconds)} s left`;
+  if (mine && phase === "countdown" && lastPhase !== "countdown") {
+    say(`Hurry: ${Math.ceil(seconds)} seconds left to act.`, { log: false });
+  }
+  lastPhase = mine ? phase : "none";
+  const title = mine ? `▶ Your turn · ${baseTitle}` : baseTitle;
+  if (document.title !== title) document.title = title;
+  const next = $("next-hand");
+  const wait = state.next_hand_at ? (Date.parse(state.next_hand_at) - Date.now() - state.clockOffset) / 1000 : null;
+  next.hidden = !(wait && wait > 0);
+  if (wait && wait > 0) next.textContent = `Next hand in ${Math.ceil(wait)} s`;
+}
+setInterval(tick, 200);
+
+function describeTable() {
+  const t = state.table;
+  const limit = t.structure === "FL"
+    ? `Bets ${money(t.big_blind, t.currency)} preflop and flop, ${money(t.upper_stake, t.currency)} turn and river.`
+    : `Blinds ${money(t.small_blind, t.currency)}/${money(t.big_blind, t.currency)}.`;
+  $("table-rules").textContent = `${limit} Buy-in ${money(t.min_buy_in, t.currency)}–` +
+    `${money(t.max_buy_in, t.currency)}. ${t.action_seconds} s to act, then a ${t.countdown_seconds} s countdown.`;
+}
+
+// Balances in the header (rendered by the server; refreshed after money moves) -------------
+function balance(currency) {
+  const el = document.querySelector(`[data-balance-currency="${currency}"]`);
+  return el ? Number(el.dataset.amount) : null;
+}
+
+function refreshBalances() {
+  if (!window.htmx || !document.getElementById("balances")) return;
+  setTimeout(() => window.htmx.ajax("GET", location.pathname,
+    { target: "#balances", select: "#balances", swap: "outerHTML" }), 300);
+}
+
+// Buy-in and top-up dialogs ----------------------------------------------------------------
+function amountDialog({ dialog, title, min, max, note, onSubmit }) {
+  const t = state.table;
+  const s = t.currency === "REAL" ? 100 : 1;
+  const input = dialog.querySelector("input[type=number]");
+  const slider = dialog.querySelector("input[type=range]");
+  const have = balance(t.currency);
+  dialog.querySelector(".dialog-title").textContent = title;
+  dialog.querySelector(".dialog-range").textContent = `Min ${money(min, t.currency)} · Max ${money(max, t.currency)}`;
+  dialog.querySelector(".dialog-balance").textContent = have == null ? ""
+    : `Your balance: ${money(have, t.currency)}`;
+  dialog.querySelector(".dialog-note").textContent = note || "";
+  const top = have == null ? max : Math.min(max, have);
+  const ok = top >= min;
+  dialog.querySelector(".dialog-short").hidden = ok;
+  dialog.querySelector("button[value=ok]").disabled = !ok;
+  input.min = String(min / s); input.max = String(top / s); input.step = "1";
+  slider.min = String(min); slider.max = String(top); slider.step = String(s);
+  const start = Math.min(top, Math.max(min, t.currency === "PLAY" ? max : min));
+  input.value = String(start / s); slider.value = String(start);
+  slider.oninput = () => { input.value = String(Number(slider.value) / s); };
+  input.oninput = () => { slider.value = String(Math.round(Number(input.value) * s)); };
+  dialog.onclose = () => {
+    if (dialog.returnValue !== "ok") return;
+    const amount = clampAmount(Math.round(Number(input.value) * s), { min_to: min, max_to: top }, s);
+    onSubmit(amount, dialog);
+  };
+  dialog.returnValue = "";
+  dialog.showModal();
+  input.focus();
+  input.select();
+}
+
+function openBuyIn(seat) {
+  const t = state.table;
+  amountDialog({
+    dialog: $("buyin-dialog"), title: `Take seat ${seat}`, min: t.min_buy_in, max: t.max_buy_in,
+    onSubmit: (amount, dialog) => {
+      pendingPostBB = dialog.querySelector("#buyin-postbb").checked;
+      client.send({ type: "sit", seat, amount });
+    },
+  });
+}
+
+$("top-up").addEventListener("click", () => {
+  const me = mySeat(state);
+  const t = state.table;
+  const room = t.max_buy_in - me.stack - (me.pending_top_up || 0);
+  amountDialog({
+    dialog: $("topup-dialog"), title: "Top up", min: Math.min(room, t.big_blind), max: room,
+    note: "Chips bought now join your stack when the next hand starts.",
+    onSubmit: (amount) => client.send({ type: "top_up", amount }),
+  });
+});
+$("sit-out").addEventListener("click", () => client.send({ type: "sit_out" }));
+$("sit-in").addEventListener("click", () => client.send({ type: "sit_in" }));
+$("post-bb").addEventListener("click", () => client.send({ type: "post_bb" }));
+$("wait-bb").addEventListener("click", () => client.send({ type: "wait_bb" }));
+$("leave").addEventListener("click", () => {
+  const me = mySeat(state);
+  const live = state.hand && !state.hand.is_over && me && me.in_hand;
+  if (!live) { client.send({ type: "leave" }); return; }
+  const dialog = $("leave-dialog");
+  dialog.returnValue = "";
+  dialog.onclose = () => { if (dialog.returnValue === "ok") client.send({ type: "leave" }); };
+  dialog.showModal();
+});
+
+bindKeyboard();
+client.connect();
+
+/** For tests and the curious: the live state and a raw sender (the server still decides). */
+window.pokerTable = {
+  get state() { return state; },
+  send: (m) => client.send(m),
+  act: (action, amount) => client.send({ type: "act", action, amount, version: state.version }),
+  /** Ask for a snapshot and list how the event-built state differs from it (tests). */
+  selfCheck: () => new Promise((resolve) => {
+    const ask = () => {
+      if (refreshQueued) { setTimeout(ask, 100); return; }
+      checking = resolve;
+      client.send({ type: "snapshot" });
+    };
+    setTimeout(ask, 300);
+  }),
+};

@@ -1,0 +1,259 @@
+/**
+ * Drawing the table: an oval felt with the seats around it (the viewer at the bottom), bets,
+ * the dealer button, the board and the pots; the turn timer; chips flying to the winners.
+ * @module table/render
+ */
+import { cardBack, cardElement, money, secondsUntil } from "./format.js";
+
+/** Seat `n`'s position on the oval, in percent of the felt, the viewer's seat at the bottom. */
+export function seatPosition(n, maxSeats, anchor) {
+  const angle = Math.PI / 2 + ((n - anchor) * 2 * Math.PI) / maxSeats;
+  return { x: 50 + 47 * Math.cos(angle), y: 50 + 44 * Math.sin(angle) };
+}
+
+function lerp(a, b, t) { return a + (b - a) * t; }
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+/** Hole cards already drawn once (hand:seat:face), so only new cards get the deal animation. */
+const dealt = new Set();
+
+function dealIn(hole, key) {
+  if (dealt.has(key)) return;
+  dealt.add(key);
+  if (dealt.size > 200) dealt.delete(dealt.values().next().value);
+  hole.querySelectorAll(".card").forEach((c) => c.classList.add("deal-in"));
+}
+
+const STATUS_BADGES = { sitting_out: "Sitting out", waiting_bb: "Waits for BB" };
+const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River",
+  showdown: "Showdown", over: "Hand over" };
+
+/**
+ * Redraw the felt.
+ * @param {HTMLElement} felt
+ * @param {object} state
+ * @param {{canSit: boolean, onSit: (seat: number) => void}} opts
+ */
+export function renderFelt(felt, state, opts) {
+  const { table, hand } = state;
+  const cur = table.currency;
+  const anchor = state.you.seat ?? 1;
+  felt.querySelectorAll(".seat, .bet-chips, .dealer-button").forEach((e) => e.remove());
+  const occupied = new Map(state.seats.map((s) => [s.seat, s]));
+  for (let n = 1; n <= table.max_seats; n++) {
+    const pos = seatPosition(n, table.max_seats, anchor);
+    const s = occupied.get(n);
+    const box = el("div", "seat");
+    box.dataset.seat = n;
+    box.style.left = `${pos.x}%`;
+    box.style.top = `${pos.y}%`;
+    if (!s) {
+      box.classList.add("empty");
+      if (opts.canSit) {
+        const b = el("button", "sit-here", "Sit here");
+        b.type = "button";
+        b.setAttribute("aria-label", `Sit in seat ${n}`);
+        b.addEventListener("click", () => opts.onSit(n));
+        box.append(b);
+      } else {
+        box.append(el("span", "seat-empty", `Seat ${n}`));
+      }
+      felt.append(box);
+      continue;
+    }
+    const live = hand && !hand.is_over && s.in_hand;
+    const toAct = hand && hand.to_act === n;
+    box.classList.toggle("me", n === state.you.seat);
+    box.classList.toggle("to-act", !!toAct);
+    box.classList.toggle("folded", !!(live && s.folded));
+    box.classList.toggle("sitting-out", s.status === "sitting_out");
+    box.classList.toggle("winner", !!s.winner);
+    box.classList.toggle("allin", !!s.allin);
+    const labelBits = [`Seat ${n}`, s.name, `stack ${money(s.stack, cur)}`];
+    if (toAct) labelBits.push("to act");
+    box.setAttribute("aria-label", labelBits.join(", "));
+    box.setAttribute("role", "group");
+
+    const hole = el("div", "hole");
+    if (s.cards) {
+      s.cards.forEach((c) => hole.append(cardElement(c)));
+      if (live && s.folded) hole.classList.add("mucked");
+    } else if (live && s.has_cards) {
+      hole.append(cardBack(), cardBack());
+    }
+    if (hand && hole.children.length) dealIn(hole, `${hand.id}:${n}:${s.cards ? s.cards.join("") : "back"}`);
+    box.append(hole);
+
+    const plate = el("div", "plate");
+    plate.append(el("span", "name", s.name));
+    const stack = el("span", "stack", money(s.stack, cur));
+    stack.dataset.stack = s.stack;
+    plate.append(stack);
+    const badges = [];
+    if (s.allin && live) badges.push(s.timed_out ? "Timeout all-in" : "All-in");
+    else if (live && s.folded) badges.push("Folded");
+    if (live && s.status === "sitting_out") badges.push("Sits out next hand");
+    else if (STATUS_BADGES[s.status]) badges.push(STATUS_BADGES[s.status]);
+    if (s.post_bb && !live) badges.push("Posts BB next hand");
+    if (s.pending_top_up) badges.push(`+${money(s.pending_top_up, cur)} next hand`);
+    if (s.leaving) badges.push("Leaving");
+    badges.forEach((b) => plate.append(el("span", "badge", b)));
+    const timer = el("div", "timer");
+    timer.hidden = true;
+    timer.innerHTML = '<div class="timer-bar"><span></span></div>' +
+      '<span class="timer-num" role="timer" aria-label="seconds left"></span>';
+    plate.append(timer);
+    box.append(plate);
+
+    if (s.winner) {
+      const won = el("div", "result", `Wins ${money(s.winner, cur)}` +
+        (s.description ? ` · ${s.description}` : ""));
+      box.append(won);
+    } else if (s.description) {
+      box.append(el("div", "result muted", s.description));
+    }
+    felt.append(box);
+
+    if (live && s.blind) {
+      const b = el("span", `blind-marker ${s.blind.toLowerCase()}`, s.blind);
+      b.title = s.blind === "SB" ? "Small blind" : "Big blind";
+      plate.append(b);
+    }
+    if (s.bet > 0 && live) {
+      const chips = el("div", "bet-chips");
+      chips.dataset.seat = n;
+      chips.style.left = `${lerp(50, pos.x, 0.5)}%`;
+      chips.style.top = `${lerp(50, pos.y, pos.y > 50 ? 0.4 : 0.55)}%`;
+      chips.innerHTML = '<span class="chip" aria-hidden="true"></span>';
+      chips.append(el("span", "amount", money(s.bet, cur)));
+      chips.setAttribute("aria-label", `${s.name} bet ${money(s.bet, cur)}`);
+      felt.append(chips);
+    }
+    if (state.button === n) {
+      const d = el("span", "dealer-button", "D");
+      d.setAttribute("aria-label", `Dealer button: ${s.name}`);
+      d.title = "Dealer button";
+      const beside = seatPosition(n + 0.42, table.max_seats, anchor);
+      d.style.left = `${lerp(50, beside.x, 0.74)}%`;
+      d.style.top = `${lerp(50, beside.y, 0.74)}%`;
+      felt.append(d);
+    }
+  }
+  renderCenter(felt, state);
+}
+
+function renderCenter(felt, state) {
+  const { hand, table } = state;
+  const cur = table.currency;
+  const board = felt.querySelector("#board");
+  const known = board.dataset.cards || "";
+  const cards = hand ? hand.board : [];
+  if (known !== cards.join(" ")) {
+    board.replaceChildren(...cards.map((c, i) => {
+      const e = cardElement(c);
+      if (i >= (known ? known.split(" ").length : 0)) e.classList.add("deal-in");
+      return e;
+    }));
+    for (let i = cards.length; i < 5; i++) board.append(el("span", "card slot"));
+    board.dataset.cards = cards.join(" ");
+    board.setAttribute("aria-label", cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet");
+  }
+  const pots = felt.querySelector("#pots");
+  pots.replaceChildren();
+  if (hand && hand.pot_total > 0 && !hand.is_over) {
+    const list = (hand.pots || []).filter((p) => p.amount > 0);
+    const total = el("div", "pot-total");
+    total.append(el("span", "label", "Pot "), el("strong", null, money(hand.pot_total, cur)));
+    pots.append(total);
+    if (list.length > 1) {
+      list.forEach((p, i) => {
+        const row = el("div", "pot-line", `${i === 0 ? "Main pot" : `Side pot ${i}`}: ${money(p.amount, cur)}`);
+        row.dataset.pot = i;
+        pots.append(row);
+      });
+    }
+  }
+  const info = felt.querySelector("#hand-info");
+  let text = "";
+  const ready = state.seats.filter((s) => s.status !== "sitting_out").length;
+  if (!hand) text = ready < 2 ? "Waiting for players" : "The first hand starts soon";
+  else text = `Hand #${hand.number} · ${STREETS[hand.street] || hand.street}`;
+  info.textContent = text;
+}
+
+/**
+ * Update the acting seat's timer: a quiet bar for the first part, then the visible countdown.
+ * @returns {{phase: "none"|"quiet"|"countdown", seconds: number}}
+ */
+export function tickTimer(felt, state) {
+  felt.querySelectorAll(".timer").forEach((t) => { t.hidden = true; });
+  const hand = state.hand;
+  if (!hand || hand.to_act == null || !hand.deadline) return { phase: "none", seconds: 0 };
+  const box = felt.querySelector(`.seat[data-seat="${hand.to_act}"] .timer`);
+  const left = Math.max(0, secondsUntil(hand.deadline, state.clockOffset));
+  const toCountdown = secondsUntil(hand.countdown_at, state.clockOffset);
+  const countdownTotal = state.table.countdown_seconds || 20;
+  if (!box) return { phase: "none", seconds: left };
+  box.hidden = false;
+  const bar = box.querySelector(".timer-bar span");
+  const num = box.querySelector(".timer-num");
+  if (toCountdown > 0) {
+    box.className = "timer quiet";
+    const quiet = state.table.action_seconds || 10;
+    bar.style.width = `${Math.min(100, (100 * toCountdown) / quiet)}%`;
+    num.textContent = "";
+    return { phase: "quiet", seconds: left };
+  }
+  box.className = "timer countdown";
+  bar.style.width = `${Math.min(100, (100 * left) / countdownTotal)}%`;
+  num.textContent = `${Math.ceil(left)}`;
+  return { phase: "countdown", seconds: left };
+}
+
+/** At the end of a betting round, slide the bets on the table into the pot. */
+export function sweepBets(felt) {
+  felt.querySelectorAll(".bet-chips").forEach((chips) => {
+    const ghost = chips.cloneNode(true);
+    ghost.className = "chip-sweep";
+    ghost.removeAttribute("aria-label");
+    ghost.setAttribute("aria-hidden", "true");
+    felt.append(ghost);
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      ghost.style.left = "50%";
+      ghost.style.top = "62%";
+      ghost.classList.add("moving");
+    }));
+    setTimeout(() => ghost.remove(), 700);
+  });
+}
+
+/** Animate chips from the pot to each winner's seat. */
+export function flyChips(felt, fly, currency) {
+  const pot = felt.querySelector("#pots");
+  const start = pot.getBoundingClientRect();
+  const base = felt.getBoundingClientRect();
+  fly.forEach(({ seat, amount }, k) => {
+    const target = felt.querySelector(`.seat[data-seat="${seat}"]`);
+    if (!target) return;
+    const end = target.getBoundingClientRect();
+    const chip = el("div", "chip-fly");
+    chip.innerHTML = '<span class="chip" aria-hidden="true"></span>';
+    chip.append(el("span", "amount", money(amount, currency)));
+    chip.style.left = `${start.left - base.left + start.width / 2}px`;
+    chip.style.top = `${start.top - base.top + start.height / 2}px`;
+    felt.append(chip);
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      chip.style.transitionDelay = `${k * 120}ms`;
+      chip.style.transform = `translate(${end.left - start.left + (end.width - start.width) / 2}px, ` +
+        `${end.top - start.top + (end.height - start.height) / 2}px)`;
+      chip.classList.add("moving");
+    }));
+    setTimeout(() => chip.remove(), 1600 + k * 120);
+  });
+}

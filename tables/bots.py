@@ -1,0 +1,345 @@
+"""Bots that play over the real WebSocket protocol (docs/protocol.md), for demos, soak and load.
+
+Each bot is a `User(is_bot=True)` with play money. It authenticates like a browser: a Django
+session created in-process (the same database as the room) whose key travels as the
+`sessionid` cookie, with an `Origin` the room accepts. It then sits, buys in and plays random
+legal actions from the `legal` object of its own `turn` events, exactly as a client would.
+
+Used by `python manage.py bots`, tests/tables/test_bots.py and bench/ws_load.py.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+# Errors a correct client still meets: its view was a moment old (an event was in flight).
+RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out"})
+SEND_RATE = 8.0  # messages per second per socket; the server allows 10 sustained
+
+
+# Accounts and sessions (synchronous Django) ------------------------------------------------
+def bot_accounts(count: int, *, prefix: str = "bot") -> list[Any]:
+    """Create or reuse `count` bot users (prefix1, prefix2, ...) with the play-money grant."""
+    from django.contrib.auth import get_user_model
+
+    from cashier.services import play_money_grant
+
+    User = get_user_model()
+    bots = []
+    for n in range(1, count + 1):
+        user, created = User.objects.get_or_create(
+            username=f"{prefix}{n}",
+            defaults={"email": f"{prefix}{n}@bots.invalid", "is_bot": True,
+                      "date_of_birth": datetime.date(2000, 1, 1)},
+        )
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        play_money_grant(user=user)  # idempotent: once per player
+        bots.append(user)
+    return bots
+
+
+def bot_wallet_refill(user: Any, *, at_least: int) -> None:
+    """A bot low on play money takes the free reload (refusals ignored: it just sits out)."""
+    import uuid
+
+    from cashier.errors import CashierError
+    from cashier.selectors import balances_for
+    from cashier.services import play_money_reload
+
+    if balances_for(user=user).get("PLAY", 0) < at_least:
+        with contextlib.suppress(CashierError):
+            play_money_reload(user=user, idempotency_key=f"bot-reload-{uuid.uuid4().hex}")
+
+
+def session_cookie(user: Any) -> str:
+    """A logged-in session for `user`, stored where the room reads it; returns the cookie
+    header value. Equivalent to django.contrib.auth.login() without a request."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def ws_url(base: str, table_id: int) -> str:
+    """http://host:port → ws://host:port/ws/tables/<id>/ (https → wss)."""
+    parts = urlsplit(base)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/"
+
+
+# Playing (asyncio) ---------------------------------------------------------------------------
+@dataclass
+class TableTally:
+    """Hands finished at one table, shared by the bots sitting there (one process)."""
+
+    target: int
+    ended: set[int] = field(default_factory=set)
+
+    @property
+    def done(self) -> bool:
+        return self.target > 0 and len(self.ended) >= self.target
+
+
+@dataclass
+class BotResult:
+    name: str
+    seat: int | None = None
+    hands: int = 0
+    actions: int = 0
+    bought_in: int = 0
+    cashed_out: int = 0
+    races: int = 0
+    reconnects: int = 0
+    throttled: int = 0
+    timeouts: int = 0  # turns the server acted on for us (then sat us out; we sat in again)
+    errors: Counter[str] = field(default_factory=Counter)
+    left: bool = False
+    last_error: str = ""
+
+    @property
+    def net(self) -> int:
+        return self.cashed_out - self.bought_in
+
+
+def choose_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action; mostly check/call so hands reach the flop and showdown."""
+    if legal.get("show") or legal.get("muck"):
+        return {"type": "show" if rng.random() < 0.5 else "muck"}
+    roll = rng.random()
+    if (legal.get("bet") or legal.get("raise")) and roll < 0.25:
+        low, high = legal["min_to"], legal["max_to"]
+        to = high if rng.random() < 0.1 else rng.randint(low, min(high, low * 3))
+        return {"type": "act", "action": "bet" if legal.get("bet") else "raise", "amount": to}
+    if legal.get("fold") and not legal.get("check") and roll > 0.85:
+        return {"type": "act", "action": "fold"}
+    return {"type": "act", "action": "check" if legal.get("check") else "call"}
+
+
+class Bot:
+    """One bot's socket: sit (or find its seat), play its turns, leave after the tally is done.
+
+    Hooks for the benchmark: `on_send(bot, message)` just before an `act` is sent and
+    `on_event(bot, version, event)` for every event received."""
+
+    def __init__(self, *, url: str, table_id: int, user_id: int, name: str, cookie: str,
+                 seat: int, tally: TableTally, think: float = 0.5, buy_in: int | None = None,
+                 rng: random.Random | None = None, reconnect_seconds: float = 30.0,
+                 on_send: Callable[[Bot, dict[str, Any]], None] | None = None,
+                 on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None) -> None:
+        self.url, self.table_id, self.user_id, self.cookie = url, table_id, user_id, cookie
+        self.want_seat, self.tally, self.think, self.buy_in = seat, tally, think, buy_in
+        self.rng = rng or random.Random()
+        self.reconnect_seconds = reconnect_seconds
+        self.lost_at: float | None = None
+        self.on_send, self.on_event = on_send, on_event
+        self.result = BotResult(name=name)
+        self.version: int | None = None
+        self.legal: dict[str, Any] | None = None
+        self.in_flight = False
+        self.leaving = False
+        self.topping_up = False
+        self.sent_version: int | None = None
+        self.next_send_at = 0.0
+        self.last_sent: str | None = None
+        self.table: dict[str, Any] = {}
+        self.stop = asyncio.Event()
+
+    @property
+    def seat(self) -> int | None:
+        return self.result.seat
+
+    async def run(self) -> BotResult:
+        """Play until the bot left (or was stopped). A dropped connection (a restarted server)
+        is reopened with `?last_version=` for up to `reconnect_seconds`, like the web client."""
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            try:
+                await self.session()
+                return self.result
+            except (TimeoutError, ConnectionClosed, OSError):
+                now = time.monotonic()
+                self.lost_at = self.lost_at or now
+                if self.stop.is_set() or now - self.lost_at > self.reconnect_seconds:
+                    raise
+            self.in_flight = False
+            self.result.reconnects += 1
+            await asyncio.sleep(0.2)
+
+    async def session(self) -> None:
+        from websockets.asyncio.client import connect
+
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.url))
+        url = ws_url(self.url, self.table_id)
+        if self.version is not None:
+            url += f"?last_version={self.version}"
+        async with connect(url, open_timeout=10, max_size=2**22,
+                           additional_headers={"Cookie": self.cookie, "Origin": origin}) as ws:
+            self.ws, self.lost_at = ws, None
+            async for raw in ws:
+                await self.handle(json.loads(raw))
+                if self.result.left or self.stop.is_set():
+                    return
+                await self.maybe_act()
+        raise ConnectionError("the server closed the connection")
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send at most SEND_RATE messages a second: the server refuses faster clients
+        (`rate_limited`, docs/protocol.md), and a bot acting at once can be that fast."""
+        now = time.monotonic()
+        wait = self.next_send_at - now
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.next_send_at = max(now, self.next_send_at) + 1 / SEND_RATE
+        self.last_sent = message.get("type")
+        await self.ws.send(json.dumps(message))
+
+    async def handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "snapshot":
+            await self.on_snapshot(msg)
+        elif kind == "event":
+            self.version = msg["version"]
+            if self.on_event is not None:
+                self.on_event(self, msg["version"], msg["event"])
+            await self.on_table_event(msg["event"])
+        elif kind == "error":
+            self.in_flight = False
+            code = msg.get("code", "?")
+            if code == "rate_limited":  # nothing happened: slow down, then try again
+                self.result.throttled += 1
+                self.sent_version = None
+                self.next_send_at = time.monotonic() + 1.0
+                if self.last_sent == "leave":  # ask again on the next event
+                    self.leaving = False
+            elif code in RACE_ERRORS:
+                self.result.races += 1
+                if code == "not_your_turn":
+                    self.legal = None
+            else:
+                self.result.errors[code] += 1
+                self.result.last_error = f"{code}: {msg.get('message', '')}"
+                if self.leaving:  # the leave was refused: ask again after the next hand
+                    self.leaving = False
+                if code in ("insufficient_funds", "below_min_buy_in", "above_max_buy_in",
+                            "seat_taken") and self.seat is None:
+                    self.stop.set()
+
+    async def on_snapshot(self, snap: dict[str, Any]) -> None:
+        self.version, self.table = snap["version"], snap["table"]
+        you = snap.get("you") or {}
+        self.legal = you.get("legal")
+        if self.seat is None and you.get("seat"):
+            self.result.seat = you["seat"]
+        if self.seat is None and not self.leaving:
+            taken = {s["seat"] for s in snap["seats"]}
+            free = [n for n in range(1, self.table["max_seats"] + 1) if n not in taken]
+            if not free:
+                self.result.errors["table_full"] += 1
+                self.stop.set()
+                return
+            seat = self.want_seat if self.want_seat in free else free[0]
+            amount = self.buy_in or self.table["max_buy_in"]
+            await self.send({"type": "sit", "seat": seat, "amount": amount})
+
+    async def on_table_event(self, event: dict[str, Any]) -> None:
+        kind, seat = event.get("type"), event.get("seat")
+        if kind == "seat_taken" and event.get("player_id") == self.user_id:
+            self.result.seat = seat
+            self.result.bought_in += event["stack"]
+        elif kind == "top_up" and seat == self.seat and self.seat is not None:
+            self.result.bought_in += event["amount"]
+        elif kind == "seat_left" and event.get("player_id") == self.user_id:
+            self.result.cashed_out += event.get("cashed_out") or 0
+            self.result.seat, self.result.left = None, True
+        elif kind == "turn":
+            self.in_flight = False
+            self.legal = event.get("legal") if seat == self.seat else None
+        elif kind == "action" and seat == self.seat:
+            self.legal, self.in_flight = None, False
+        elif kind == "hand_start" and self.seat in (event.get("seats") or []):
+            self.result.hands += 1
+        elif kind == "hand_end":
+            self.legal = None
+            if event.get("hand_id") is not None:
+                self.tally.ended.add(event["hand_id"])
+        elif kind == "stacks" and self.seat is not None and not self.leaving:
+            stack = (event.get("stacks") or {}).get(str(self.seat))
+            low = stack is not None and stack < self.table.get("big_blind", 1) * 2
+            if low and not self.topping_up:
+                self.topping_up = True
+                await self.send({"type": "top_up", "amount": self.table["min_buy_in"]})
+            elif not low:
+                self.topping_up = False
+        elif (kind == "status" and seat == self.seat and event.get("status") == "sitting_out"
+              and not self.leaving and not self.topping_up):
+            # The server sat us out after acting for us (a slow turn): come straight back.
+            # (A busted bot is sat out too; its pending top-up brings it back by itself.)
+            self.result.timeouts += 1
+            await self.send({"type": "sit_in"})
+        if self.tally.done and not self.leaving and self.seat is not None and (
+                kind == "hand_end" or not self.result.errors):  # a refused leave: next hand
+            self.leaving = True
+            await self.send({"type": "leave"})
+
+    async def finish(self) -> None:
+        """Leave now (or when the current hand ends); `run` returns once the seat is free."""
+        if self.seat is None:
+            self.stop.set()
+        elif not self.leaving:
+            self.leaving = True
+            await self.send({"type": "leave"})
+
+    async def maybe_act(self) -> None:
+        """Act when it is our turn. After a refusal, wait for news (a newer version) first:
+        the event that made our view stale is still on its way."""
+        if (self.legal is None or self.in_flight or self.version is None
+                or self.version == self.sent_version):
+            return
+        if self.think > 0:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        message = {**choose_action(self.legal, self.rng), "version": self.version}
+        if self.on_send is not None:
+            self.on_send(self, message)
+        self.in_flight, self.sent_version = True, self.version
+        self.result.actions += 1
+        await self.send(message)
+
+
+def summary_lines(results: list[BotResult], *, seconds: float) -> list[str]:
+    """A readable summary: one line per bot, then the totals."""
+    lines = []
+    errors: Counter[str] = Counter()
+    for r in results:
+        errors.update(r.errors)
+        flag = "" if r.left else "  (still seated)"
+        if r.last_error:
+            flag += f"  last error: {r.last_error}"
+        lines.append(f"{r.name:>10}  hands {r.hands:4d}  actions {r.actions:5d}  "
+                     f"net {r.net:+7d}  races {r.races:3d}  throttled {r.throttled}  "
+                     f"timeouts {r.timeouts}  reconnects {r.reconnects}  "
+                     f"errors {dict(r.errors) or 0}{flag}")
+    actions = sum(r.actions for r in results)
+    lines.append(f"total: {actions} actions in {seconds:.1f} s "
+                 f"({actions / max(seconds, 1e-9):.1f}/s), net {sum(r.net for r in results):+d}, "
+                 f"errors: {dict(errors) or 'none'}")
+    return lines
+

@@ -1,0 +1,294 @@
+"""WebSocket consumers. Thin: authenticate, validate the message, call a selector or service."""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+import uuid
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tables import services
+from tables.errors import TableError
+from tables.groups import table_group, user_group
+from tables.models import TableConfig
+from tables.selectors import LobbyFilters, lobby_rows
+from tables.snapshots import events_since, table_snapshot
+
+
+def lobby_snapshot() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": row.table.pk,
+            "name": row.table.name,
+            "structure": row.table.structure,
+            "currency": row.table.currency,
+            "stakes": row.table.stakes_label(),
+            "seats_taken": row.seats_taken,
+            "max_seats": row.table.max_seats,
+            "average_pot": row.average_pot,
+            "players_per_flop_percent": row.players_per_flop_percent,
+            "hands_per_hour": row.hands_per_hour,
+        }
+        for row in lobby_rows(LobbyFilters())
+    ]
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """Anyone may watch the lobby: sends the table list on connect and on {"type": "refresh"}."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.send_lobby()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "refresh":
+            await self.send_lobby()
+        else:
+            await self.send_json({"type": "error", "code": "unknown_type",
+                                  "message": 'The lobby socket only understands {"type": "refresh"}.'})
+
+    async def send_lobby(self) -> None:
+        tables = await database_sync_to_async(lobby_snapshot)()
+        await self.send_json({"type": "lobby", "tables": tables})
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None
+
+
+# Live table -----------------------------------------------------------------------------------
+logger = logging.getLogger(__name__)
+MAX_FRAME_BYTES = 4096
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+NO_ARGS = {
+    "sit_out": "sit_out", "sit_in": "sit_in", "post_bb": "post_big_blind_now",
+    "wait_bb": "wait_for_big_blind",
+}
+
+
+class TokenBucket:
+    """`rate` tokens per second up to `burst`; each message takes one."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class BadRequest(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+
+
+def _int_field(content: dict, name: str, *, required: bool = True) -> int | None:
+    value = content.get(name)
+    if value is None and not required:
+        return None
+    if type(value) is not int:
+        raise BadRequest("bad_request", f"'{name}' must be an integer.")
+    return value
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
+    in a thread, answers errors; events arrive already redacted through the channel layer and
+    are forwarded in version order (a gap is filled from HandEvent)."""
+
+    table_id: int
+    user_id: int | None
+    version: int | None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.version, self.private, self.bucket = None, {}, TokenBucket()
+        self.groups_joined: list[str] = []
+        if not await database_sync_to_async(_table_open)(self.table_id):
+            await self.close(code=4404)
+            return
+        self.groups_joined.append(table_group(self.table_id))
+        if self.user_id is not None:
+            self.groups_joined.append(user_group(self.table_id, self.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.resync(_query_last_version(self.scope))
+        if self.user_id is not None:
+            await database_sync_to_async(services.hand_reconnect_bonus)(
+                table_id=self.table_id, user_id=self.user_id)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # Resync -------------------------------------------------------------------------------
+    async def resync(self, last_version: int | None) -> None:
+        """Missed events after `last_version` when possible, else a snapshot."""
+        if last_version is not None:
+            events = await database_sync_to_async(events_since)(
+                table_id=self.table_id, last_version=last_version, user_id=self.user_id)
+            if events is not None:
+                self.version = last_version
+                for message in events:
+                    await self.send_json(message)
+                    self.version = message["version"]
+                return
+        await self.send_snapshot()
+
+    async def send_snapshot(self) -> None:
+        snap = await database_sync_to_async(table_snapshot)(
+            table_id=self.table_id, user_id=self.user_id)
+        self.version = snap["version"]
+        self.private = {v: e for v, e in self.private.items() if v > self.version}
+        await self.send_json(snap)
+
+    async def fill_gap(self) -> None:
+        await self.resync(self.version)
+
+    # Channel-layer handlers ---------------------------------------------------------------
+    async def table_private(self, message: dict[str, Any]) -> None:
+        for item in message["events"]:
+            if self.version is None or item["version"] > self.version:
+                self.private[item["version"]] = item["event"]
+
+    async def table_events(self, message: dict[str, Any]) -> None:
+        for item in message["events"]:
+            version = item["version"]
+            if self.version is None or version <= self.version:
+                continue
+            if version > self.version + 1:
+                await self.fill_gap()
+                continue
+            event = item["event"]
+            if item.get("private_for") is not None and item["private_for"] == self.user_id:
+                event = self.private.pop(version, None)
+                if event is None:
+                    await self.fill_gap()
+                    continue
+            await self.send_json({"type": "event", "version": version, "event": event})
+            self.version = version
+        if self.private and self.version is not None:
+            self.private = {v: e for v, e in self.private.items() if v > self.version}
+
+    # Client messages ----------------------------------------------------------------------
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+            await self.error("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
+            return
+        if not self.bucket.take():
+            await self.error("rate_limited", "Too many messages: at most 10 per second.")
+            return
+        try:
+            content = json.loads(raw)
+        except ValueError:
+            content = None
+        if not isinstance(content, dict):
+            await self.error("bad_json", "Send one JSON object per message.")
+            return
+        ref = content.get("ref")
+        ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
+        try:
+            await self.handle(content)
+        except BadRequest as e:
+            await self.error(e.code, e.message, ref)
+        except TableError as e:
+            await self.error(e.code, e.message, ref)
+        except Exception:  # a bug must not close every player's socket: log it, say so
+            logger.exception("table %s: message %r failed", self.table_id, content.get("type"))
+            await self.error("server_error", "Something went wrong on our side; nothing was "
+                             "changed. Try again.", ref)
+
+    async def error(self, code: str, message: str, ref: str | None = None) -> None:
+        frame = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            frame["ref"] = ref
+        await self.send_json(frame)
+
+    async def handle(self, content: dict[str, Any]) -> None:
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        if kind == "snapshot":
+            await self.send_snapshot()
+            return
+        if kind == "hello":
+            await self.resync(_int_field(content, "last_version"))
+            return
+        if kind not in ("sit", "leave", "top_up", "act", "show", "muck", *NO_ARGS):
+            raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
+        if self.user_id is None:
+            raise BadRequest("login_required", "Log in to play; anonymous visitors may only watch.")
+        # Any thread of the pool, not the one shared thread: sockets of different tables act
+        # in parallel (the table row lock orders one table's calls).
+        call = functools.partial(database_sync_to_async, thread_sensitive=False)
+        ids = {"table_id": self.table_id, "user_id": self.user_id}
+        if kind == "act":
+            action = content.get("action")
+            if not isinstance(action, str):
+                raise BadRequest("bad_request", "'action' must be one of fold, check, call, bet, raise.")
+            if action in ("show", "muck"):
+                raise BadRequest("bad_request", f"Send {{\"type\": \"{action}\"}} to {action}.")
+            await call(services.act)(
+                **ids, action=action, amount=_int_field(content, "amount", required=False),
+                expected_version=_int_field(content, "version"))
+        elif kind in ("show", "muck"):
+            await call(services.act)(**ids, action=kind, expected_version=_int_field(
+                content, "version", required=False))
+        elif kind == "sit":
+            await call(_sit)(table_id=self.table_id, user_id=self.user_id,
+                             number=_int_field(content, "seat"),
+                             amount=_int_field(content, "amount"))
+        elif kind == "leave":
+            await call(services.seat_leave)(**ids, idempotency_key=_key("leave"))
+        elif kind == "top_up":
+            await call(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
+                                              idempotency_key=_key("top-up"))
+        else:
+            await call(getattr(services, NO_ARGS[kind]))(**ids)
+
+
+def _key(kind: str) -> str:
+    return f"ws-{kind}-{uuid.uuid4().hex}"
+
+
+def _sit(*, table_id: int, user_id: int, number: int, amount: int) -> None:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(pk=user_id)
+    services.seat_take(table_id=table_id, user=user, number=number, amount=amount,
+                       idempotency_key=_key("sit"))
+
+
+def _table_open(table_id: int) -> bool:
+    return TableConfig.objects.filter(pk=table_id, is_active=True).exists()
+
+
+def _query_last_version(scope: dict[str, Any]) -> int | None:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = query.get("last_version")
+    if not values:
+        return None
+    try:
+        return int(values[0])
+    except ValueError:
+        return None

@@ -1,0 +1,103 @@
+"""`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`.
+
+Bot accounts play a running room over its WebSocket protocol (see tables/bots.py and
+docs/operations.md). Stops after H hands at the table (or on Ctrl-C: the bots leave and are
+cashed out first) and prints a summary; exits 1 when a bot met an unexpected error."""
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tables.bots import (
+    Bot,
+    TableTally,
+    bot_accounts,
+    bot_wallet_refill,
+    session_cookie,
+    summary_lines,
+)
+from tables.models import Currency, TableConfig
+
+
+class Command(BaseCommand):
+    help = "Bots play a table of the running room over WebSockets (random legal actions)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--table", type=int, required=True, help="Table id.")
+        parser.add_argument("--players", type=int, required=True, help="Number of bots (2+).")
+        parser.add_argument("--hands", type=int, default=0,
+                            help="Stop after this many hands at the table (0: until Ctrl-C).")
+        parser.add_argument("--think", type=float, default=0.5,
+                            help="Average seconds a bot thinks before acting (0: at once).")
+        parser.add_argument("--url", default="http://127.0.0.1:8000",
+                            help="The room's address (default http://127.0.0.1:8000).")
+        parser.add_argument("--prefix", default="bot", help="Bot usernames: <prefix>1, 2, ...")
+        parser.add_argument("--seed", type=int, default=None, help="Random seed (reproducible).")
+        parser.add_argument("--timeout", type=float, default=0,
+                            help="Give up (bots leave) after this many seconds (0: never).")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        table = TableConfig.objects.filter(pk=opts["table"], is_active=True).first()
+        if table is None:
+            raise CommandError(f"There is no active table {opts['table']}.")
+        if table.currency != Currency.PLAY:
+            raise CommandError("Bots only play play-money tables.")
+        if not 2 <= opts["players"] <= table.max_seats:
+            raise CommandError(f"--players must be 2 to {table.max_seats} at this table.")
+        users = bot_accounts(opts["players"], prefix=opts["prefix"])
+        for user in users:
+            bot_wallet_refill(user, at_least=table.max_buy_in)
+        cookies = [session_cookie(u) for u in users]
+        rng = random.Random(opts["seed"])
+        tally = TableTally(target=opts["hands"])
+        bots = [Bot(url=opts["url"], table_id=table.pk, user_id=u.pk, name=u.username, cookie=c,
+                    seat=n, tally=tally, think=opts["think"], rng=random.Random(rng.random()))
+                for n, (u, c) in enumerate(zip(users, cookies, strict=True), start=1)]
+        started = time.monotonic()
+        results = asyncio.run(play(bots, timeout=opts["timeout"]))
+        for line in summary_lines(results, seconds=time.monotonic() - started):
+            self.stdout.write(line)
+        self.stdout.write(f"hands finished at the table: {len(tally.ended)}")
+        if any(r.errors for r in results):
+            sys.exit(1)
+
+
+LEAVE_GRACE = 60.0
+
+
+async def play(bots: list[Bot], *, timeout: float = 0) -> list[Any]:
+    """Run the bots; Ctrl-C (or the timeout) makes them leave, a second Ctrl-C aborts."""
+    loop = asyncio.get_running_loop()
+    tasks = [asyncio.create_task(b.run()) for b in bots]
+    stopping = False
+    leaving: list[asyncio.Task] = []
+
+    def stop() -> None:
+        nonlocal stopping
+        if stopping:
+            for t in tasks:
+                t.cancel()
+            return
+        stopping = True
+        for b in bots:
+            if not b.stop.is_set() and hasattr(b, "ws"):
+                leaving.append(asyncio.create_task(b.finish()))
+        loop.call_later(LEAVE_GRACE, stop)  # a hand still running gets this long to end
+
+    loop.add_signal_handler(signal.SIGINT, stop)
+    if timeout:
+        loop.call_later(timeout, stop)
+    for bot, task in zip(bots, tasks, strict=True):
+        try:
+            await task
+        except asyncio.CancelledError:
+            bot.result.errors["cancelled"] += 1
+        except Exception as e:  # a lost connection is a result to report, not a crash
+            bot.result.errors[type(e).__name__] += 1
+    return [b.result for b in bots]

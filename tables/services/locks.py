@@ -1,0 +1,36 @@
+"""The lock every tables service takes first.
+
+Lock order (all tables services, so they cannot deadlock with each other or the cashier):
+
+1. the TableState row ("the table row") — `table_lock`, always first, one per service;
+2. then the cashier's own order when money moves (idempotency record, ledger accounts in
+   ascending id, seats in ascending id, pending top-ups; see cashier/services/ledger.py);
+3. seats, hands and events of that table, which are only ever written under lock 1, so their
+   own row locks are never contended.
+
+Cashier operations that touch seats (buy-in, top-up, cash-out, settlement) are only called by
+these services, i.e. under lock 1. On SQLite transactions are IMMEDIATE (serialised), so the
+same code is safe without row locks.
+"""
+from __future__ import annotations
+
+from tables.errors import TableError
+from tables.models import Hand, TableConfig, TableState
+
+
+def table_lock(table_id: int) -> TableState:
+    """Lock and return the table's runtime row (with `table` and `hand` loaded), creating it on
+    first use. Call inside `transaction.atomic()`."""
+    qs = TableState.objects.select_for_update(of=("self",)).select_related("table")
+    state = qs.filter(pk=table_id).first()
+    if state is None:
+        if not TableConfig.objects.filter(pk=table_id).exists():
+            raise TableError("no_table", f"There is no table {table_id}.")
+        TableState.objects.get_or_create(table_id=table_id)
+        state = qs.get(pk=table_id)
+    # Read the hand only now that the lock is held. Joined into the locking query, it could come
+    # back as it was before the transaction we waited for changed it (PostgreSQL re-reads only
+    # the locked row after the wait): a hand just started would look absent, a hand just acted
+    # on would look a version old.
+    state.hand = Hand.objects.get(pk=state.hand_id) if state.hand_id is not None else None
+    return state

@@ -1,0 +1,59 @@
+"""Recording table events: the next per-table versions, HandEvent rows, broadcast on commit."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from tables.groups import events_broadcast
+from tables.models import Hand, HandEvent, TableState
+
+
+class EventLog:
+    """Collects one service call's events; `flush` numbers, stores and (on commit) sends them."""
+
+    def __init__(self, state: TableState, hand: Hand | None = None) -> None:
+        self.state = state
+        self.hand = hand
+        self.items: list[tuple[dict[str, Any], int | None, dict[str, Any] | None]] = []
+
+    def add(self, event: dict[str, Any], *, private_for: int | None = None,
+            private: dict[str, Any] | None = None) -> None:
+        """`event` is the public payload; `private` the copy for user `private_for` only."""
+        self.items.append((event, private_for, private))
+
+    def add_engine(self, events: list[dict[str, Any]], owners: dict[int, int]) -> None:
+        """Engine events: `to_seat` ones are private (owner = `owners[seat]`, a user id); the
+        public copy loses the cards. The engine's hand-local `version` is dropped."""
+        for e in events:
+            clean = {k: v for k, v in e.items() if k not in ("version", "to_seat")}
+            to_seat = e.get("to_seat")
+            if to_seat is None:
+                self.add(clean)
+            else:
+                public = {k: v for k, v in clean.items() if k != "cards"}
+                self.add(public, private_for=owners.get(to_seat), private=clean)
+
+    def flush(self) -> list[dict[str, Any]]:
+        """Store the events under the next versions, save the table's version, broadcast on
+        commit. Needs the table lock (the caller holds it)."""
+        if not self.items:
+            return []
+        state = self.state
+        rows, sent = [], []
+        hand_id = self.hand.pk if self.hand is not None else None
+        for event, private_for, private in self.items:
+            state.version += 1
+            rows.append(HandEvent(
+                table_id=state.table_id, version=state.version, hand_id=hand_id,
+                type=event["type"], payload=event, recipient_id=private_for,
+                private_payload=private,
+            ))
+            sent.append({"version": state.version, "event": event, "private_for": private_for,
+                         "private": private})
+        HandEvent.objects.bulk_create(rows)
+        TableState.objects.filter(pk=state.pk).update(version=state.version)
+        self.items = []
+        table_id = state.table_id
+        transaction.on_commit(lambda: events_broadcast(table_id=table_id, items=sent))
+        return sent

@@ -1,0 +1,203 @@
+"""Seating: sit down (buy in), leave (cash out), sit out / in, post or wait for the big blind,
+top up. Each runs in one transaction that locks the table row first (see `locks.py`)."""
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from cashier.errors import CashierError
+from cashier.services import buy_in, top_up
+from tables.errors import TableError
+from tables.models import Seat, SeatStatus, TableState
+from tables.services.hands import schedule_next_hand, seat_remove
+from tables.services.locks import table_lock
+from tables.services.log import EventLog
+
+
+def _seat_of(ts: TableState, user_id: int) -> Seat:
+    seat = Seat.objects.filter(table_id=ts.pk, player_id=user_id).first()
+    if seat is None:
+        raise TableError("not_seated", "You are not seated at this table.")
+    return seat
+
+
+def _in_running_hand(ts: TableState, seat: Seat) -> bool:
+    hand = ts.hand
+    return (hand is not None and hand.finished_at is None
+            and hand.seat_ids.get(str(seat.number)) == seat.pk)
+
+
+def _status_event(seat: Seat) -> dict[str, Any]:
+    return {"type": "status", "seat": seat.number, "status": seat.status,
+            "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds}
+
+
+def _game_running(ts: TableState, *, besides: int | None = None) -> bool:
+    """A hand running, or hands dealt before and two or more players able to play: newcomers
+    owe a big blind. Before a table's first hand everybody is dealt in free."""
+    if ts.hand_running:
+        return True
+    if not ts.hands_dealt:
+        return False
+    able = Seat.objects.filter(table_id=ts.pk, status=SeatStatus.PLAYING, chips__gt=0)
+    if besides is not None:
+        able = able.exclude(pk=besides)
+    return able.count() >= 2
+
+
+def next_hand_maybe(ts: TableState) -> None:
+    """Between hands, with two or more players who could be dealt in and no start queued yet:
+    time the next hand after the table's pause. Needs the table lock."""
+    if ts.hand_running or ts.next_hand_at is not None:
+        return
+    ready = (
+        Seat.objects.filter(table_id=ts.pk, leave_after_hand=False)
+        .exclude(status=SeatStatus.SITTING_OUT)
+        .filter(Q(chips__gt=0) | Q(top_ups__status="pending")).distinct().count()
+    )
+    if ready < 2:
+        return
+    ts.next_hand_at = timezone.now() + datetime.timedelta(seconds=ts.table.hand_pause_seconds)
+    ts.save(update_fields=["next_hand_at"])
+    schedule_next_hand(ts)
+
+
+def seat_take(*, table_id: int, user: Any, number: int, amount: int,
+              idempotency_key: str) -> Seat:
+    """Sit `user` in seat `number` with a buy-in of `amount` (wallet → table escrow).
+
+    Allowed while a hand runs: the player joins a later hand. Joining a running game he waits
+    for the big blind (`waiting_bb`) unless he posts one (`post_big_blind_now`).
+    Refusals: `bad_seat`, `seat_taken`, `already_seated`, `table_closed` and the cashier's codes.
+    Locks: the table row, then the cashier's (idempotency, accounts, seat)."""
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        table = ts.table
+        if not table.is_active:
+            raise TableError("table_closed", "This table is closed.")
+        if not isinstance(number, int) or not 1 <= number <= table.max_seats:
+            raise TableError("bad_seat", f"Seats at this table are 1 to {table.max_seats}.")
+        taken = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
+        if user.pk in taken:
+            raise TableError("already_seated", f"You already sit in seat {taken[user.pk]}.")
+        if number in taken.values():
+            raise TableError("seat_taken", f"Seat {number} is taken.")
+        status = SeatStatus.WAITING_BB if _game_running(ts) else SeatStatus.PLAYING
+        try:
+            with transaction.atomic():
+                seat = Seat.objects.create(table=table, number=number, player=user, status=status)
+        except IntegrityError:
+            raise TableError("seat_taken", f"Seat {number} is taken.") from None
+        try:
+            buy_in(seat=seat, amount=amount, idempotency_key=idempotency_key)
+        except CashierError as e:
+            raise TableError(e.code, e.message) from None
+        log = EventLog(ts)
+        log.add({"type": "seat_taken", "seat": number, "player_id": user.pk,
+                 "name": user.table_name, "stack": seat.chips, "status": seat.status})
+        log.flush()
+        next_hand_maybe(ts)
+        return seat
+
+
+def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
+    """Cash out and free the seat; during a hand the player is in, after that hand ends (he
+    is marked `leaving` and is not dealt again). Returns True when he left now.
+    Locks: the table row, then the cashier's (idempotency, accounts, seat, top-ups)."""
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        seat = _seat_of(ts, user_id)
+        log = EventLog(ts)
+        if _in_running_hand(ts, seat):
+            if not seat.leave_after_hand:
+                seat.leave_after_hand = True
+                seat.save(update_fields=["leave_after_hand"])
+                log.add({"type": "leaving", "seat": seat.number})
+                log.flush()
+            return False
+        try:
+            log.add(seat_remove(seat=seat, key=idempotency_key))
+        except CashierError as e:
+            raise TableError(e.code, e.message) from None
+        log.flush()
+        return True
+
+
+def _status_set(table_id: int, user_id: int, change: Any) -> Seat:
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        seat = _seat_of(ts, user_id)
+        change(seat)
+        seat.save(update_fields=["status", "post_bb", "sat_out_at"])
+        log = EventLog(ts)
+        log.add(_status_event(seat))
+        log.flush()
+        next_hand_maybe(ts)
+        return seat
+
+
+def sit_out(*, table_id: int, user_id: int) -> Seat:
+    """Skip hands from the next one on (the current one plays on). Locks: the table row."""
+    def change(seat: Seat) -> None:
+        if seat.status == SeatStatus.SITTING_OUT:
+            raise TableError("already_sitting_out", "You are already sitting out.")
+        seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, timezone.now()
+    return _status_set(table_id, user_id, change)
+
+
+def sit_in(*, table_id: int, user_id: int) -> Seat:
+    """Play again. A player who missed a blind waits for the big blind (or posts one with
+    `post_big_blind_now`). Locks: the table row."""
+    def change(seat: Seat) -> None:
+        if seat.status != SeatStatus.SITTING_OUT:
+            raise TableError("not_sitting_out", "You are not sitting out.")
+        seat.status = SeatStatus.WAITING_BB if seat.missed_blinds else SeatStatus.PLAYING
+        seat.sat_out_at = None
+    return _status_set(table_id, user_id, change)
+
+
+def post_big_blind_now(*, table_id: int, user_id: int) -> Seat:
+    """A player waiting for the big blind posts a live extra big blind in the next hand
+    instead. Refusal: `nothing_owed`. Locks: the table row."""
+    def change(seat: Seat) -> None:
+        if seat.status != SeatStatus.WAITING_BB:
+            raise TableError("nothing_owed", "You do not owe a big blind: just play.")
+        seat.status, seat.post_bb = SeatStatus.PLAYING, True
+    return _status_set(table_id, user_id, change)
+
+
+def wait_for_big_blind(*, table_id: int, user_id: int) -> Seat:
+    """Undo `post_big_blind_now`: wait for the big blind position. Refusal: `nothing_owed`.
+    Locks: the table row."""
+    def change(seat: Seat) -> None:
+        if not seat.post_bb and seat.status != SeatStatus.WAITING_BB:
+            raise TableError("nothing_owed", "You do not owe a big blind.")
+        seat.status, seat.post_bb = SeatStatus.WAITING_BB, False
+    return _status_set(table_id, user_id, change)
+
+
+def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: str) -> int:
+    """Buy more chips; they join the stack when the next hand starts (a busted player who was
+    sat out plays again). Returns the amount.
+    Refusals: the cashier's codes. Locks: the table row, then the cashier's."""
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        seat = _seat_of(ts, user_id)
+        try:
+            row = top_up(seat=seat, amount=amount, idempotency_key=idempotency_key)
+        except CashierError as e:
+            raise TableError(e.code, e.message) from None
+        log = EventLog(ts)
+        log.add({"type": "top_up", "seat": seat.number, "amount": row.amount, "pending": True})
+        if seat.status == SeatStatus.SITTING_OUT and seat.chips == 0:  # busted: back in
+            seat.status = SeatStatus.WAITING_BB if seat.missed_blinds else SeatStatus.PLAYING
+            seat.sat_out_at = None
+            seat.save(update_fields=["status", "sat_out_at"])
+            log.add(_status_event(seat))
+        log.flush()
+        next_hand_maybe(ts)
+        return row.amount

@@ -1,0 +1,71 @@
+"""The sweeper's services: catch up on what a lost Celery task would have done.
+
+Turn deadlines and next hands are normally queued with an eta (tables/timers.py). A task can be
+lost (a worker killed with its reserved eta tasks, a Redis flush); the database still knows what
+is due, so a beat task calls `sweep` every second. Every action it takes goes through the same
+idempotent services as the tasks (they re-check under the table lock), so a sweep that races a
+task, or another sweep, does nothing twice."""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from cashier.errors import CashierError
+from tables.models import Hand, Seat, SeatStatus, TableState
+from tables.services.hands import hand_start, hand_timeout, seat_remove
+from tables.services.locks import table_lock
+from tables.services.log import EventLog
+
+# The regular eta task normally fires at the deadline; the sweeper steps in only after this.
+LATE = datetime.timedelta(seconds=1)
+
+
+@dataclass
+class SweepReport:
+    timeouts: int = 0
+    hands_started: int = 0
+    sit_outs_removed: int = 0
+
+
+def sweep(*, now: datetime.datetime | None = None) -> SweepReport:
+    """Act on overdue turns, start due hands, remove players sitting out too long."""
+    now = now or timezone.now()
+    report = SweepReport()
+    overdue = Hand.objects.filter(finished_at__isnull=True, deadline__lt=now - LATE)
+    for hand_id, version in overdue.values_list("pk", "version"):
+        report.timeouts += hand_timeout(hand_id=hand_id, version=version)
+    due = TableState.objects.filter(next_hand_at__lt=now - LATE, table__is_active=True)
+    for table_id in due.values_list("pk", flat=True):
+        report.hands_started += hand_start(table_id=table_id) is not None
+    expired = (Seat.objects.filter(status=SeatStatus.SITTING_OUT, sat_out_at__isnull=False)
+               .values_list("table_id", flat=True).distinct())
+    for table_id in expired:
+        report.sit_outs_removed += sit_outs_expire(table_id=table_id, now=now)
+    return report
+
+
+def sit_outs_expire(*, table_id: int, now: datetime.datetime | None = None) -> int:
+    """Remove and cash out players sitting out longer than the table's sit_out_limit_minutes
+    (not while they are still in a running hand). Returns how many left.
+    Locks: the table row, then the cashier's."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        limit = datetime.timedelta(minutes=ts.table.sit_out_limit_minutes)
+        in_hand = set(ts.hand.seat_ids.values()) if ts.hand_running else set()
+        seats = (Seat.objects.filter(table_id=table_id, status=SeatStatus.SITTING_OUT,
+                                     sat_out_at__lte=now - limit)
+                 .exclude(pk__in=in_hand).order_by("pk"))
+        log = EventLog(ts)
+        removed = 0
+        for seat in seats:
+            try:
+                log.add(seat_remove(seat=seat, key=f"sit-out-expired:{seat.pk}:{seat.player_id}:{seat.sat_out_at:%s%f}"))
+            except CashierError:  # never expected; the next sweep retries, others still go
+                continue
+            removed += 1
+        log.flush()
+        return removed

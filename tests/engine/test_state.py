@@ -1,0 +1,195 @@
+"""Starting a hand: who posts what, who acts first, the deal, and the JSON round trip."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tables.engine import (
+    HandState,
+    IllegalAction,
+    SeatIn,
+    TableRules,
+    commitment,
+    legal_actions,
+    shuffled_deck,
+    start_hand,
+    verify,
+    view_for,
+)
+from tables.engine.scripted import ScriptedHand
+
+NL = TableRules(lower_stake=10)
+SEED = bytes(range(32))
+
+
+def seats(*stacks: int) -> list[SeatIn]:
+    return [SeatIn(seat=k + 1, player_id=f"p{k + 1}", stack=st) for k, st in enumerate(stacks)]
+
+
+def blinds(events: list[dict]) -> dict[int, int]:
+    return {e["seat"]: e["amount"] for e in events if e["type"] == "posted_blind"}
+
+
+def test_small_blind_left_of_button_big_blind_next_and_utg_acts_first() -> None:
+    state, events = start_hand(NL, seats(100, 100, 100, 100), button=1, seed=SEED)
+    assert blinds(events) == {2: 5, 3: 10}
+    assert legal_actions(state).seat == 4
+    assert legal_actions(state).call_amount == 10
+
+
+def test_heads_up_button_posts_small_blind_and_acts_first_preflop_last_after() -> None:
+    h = ScriptedHand(NL, {1: 100, 2: 100}, button=1, board="2c3d4h5s6c")
+    assert blinds(h.events) == {1: 5, 2: 10}
+    assert h.legal.seat == 1  # button acts first preflop
+    h.act(1, "call")
+    h.act(2, "check")
+    assert h.state.street_name == "flop"
+    assert h.legal.seat == 2  # and last after the flop
+
+
+def test_five_ten_small_blind_rounds_down_to_two_dollars() -> None:
+    from tables.engine import SmallBlindRule, Structure
+
+    rules = TableRules(structure=Structure.FIXED_LIMIT, lower_stake=500, upper_stake=1000,
+                       small_blind_rule=SmallBlindRule.ROUND_DOWN, unit_whole=100)
+    _, events = start_hand(rules, seats(10000, 10000, 10000), button=1, seed=SEED)
+    assert blinds(events) == {2: 200, 3: 500}
+
+
+def test_new_player_posts_an_extra_live_big_blind_and_may_check_his_option() -> None:
+    players = seats(100, 100, 100, 100, 100)
+    players[4] = SeatIn(5, "new", 100, post_bb=True)
+    h = ScriptedHand(NL, {1: 100, 2: 100, 3: 100, 4: 100, 5: 100}, button=1, post_bb=[5])
+    assert blinds(h.events) == {2: 5, 3: 10, 5: 10}
+    h.act(4, "call")
+    la = h.legal
+    assert la.seat == 5 and la.check and la.raise_  # live: he has the option
+    h.act(5, "check")
+    assert h.legal.seat == 1
+
+
+def test_antes_are_dead_money_before_the_blinds() -> None:
+    rules = TableRules(lower_stake=10, ante=2)
+    state, events = start_hand(rules, seats(100, 100, 100), button=1, seed=SEED)
+    antes = [e for e in events if e["type"] == "posted_ante"]
+    assert [e["amount"] for e in antes] == [2, 2, 2]
+    assert state.pot_total == 6 + 15
+    assert legal_actions(state).call_amount == 10  # antes are not part of the bet
+
+
+def test_big_blind_ante_posts_the_ante_for_everyone() -> None:
+    rules = TableRules(lower_stake=10, ante=2, bb_ante=True)
+    state, events = start_hand(rules, seats(100, 100, 100, 100), button=1, seed=SEED)
+    antes = [(e["seat"], e["amount"]) for e in events if e["type"] == "posted_ante"]
+    assert antes == [(3, 8)]
+    assert state.player(3).stack == 100 - 8 - 10
+
+
+def test_straddle_via_forced_bets_opens_left_of_it_and_sizes_raises() -> None:
+    state, _ = start_hand(NL, seats(200, 200, 200, 200), button=1, seed=SEED,
+                          forced_bets={2: 5, 3: 10, 4: 20})
+    la = legal_actions(state)
+    assert la.seat == 1 and la.call_amount == 20 and la.min_to == 40
+
+
+def test_short_stack_posts_what_it_has_and_is_all_in() -> None:
+    state, events = start_hand(NL, seats(100, 100, 4), button=1, seed=SEED)
+    assert blinds(events) == {2: 5, 3: 4}
+    assert state.player(3).allin
+
+
+def test_auto_deal_comes_from_the_seed_in_dealing_order() -> None:
+    state, events = start_hand(NL, seats(100, 100, 100), button=3, seed=SEED)
+    deck = shuffled_deck(SEED)
+    holes = {e["seat"]: e["cards"] for e in events if e["type"] == "hole_cards"}
+    # seat 1 is first left of the button
+    assert holes == {1: [deck[0], deck[3]], 2: [deck[1], deck[4]], 3: [deck[2], deck[5]]}
+    again, _ = start_hand(NL, seats(100, 100, 100), button=3, seed=SEED)
+    assert again.to_json() == state.to_json()
+
+
+def test_commitment_public_from_the_start_seed_revealed_at_the_end() -> None:
+    state, events = start_hand(NL, seats(100, 100), button=1, seed=SEED)
+    assert events[0]["commitment"] == commitment(SEED)
+    assert view_for(state, None)["seed"] is None
+    assert all("seed" not in e or e["seed"] is None for e in events)
+    ev = []
+    while (la := legal_actions(state)) is not None:
+        from tables.engine import apply_action
+
+        action = "show" if la.show else "check" if la.check else "call"
+        ev += apply_action(state, la.seat, action)
+    end = ev[-1]
+    assert end["type"] == "hand_end" and end["seed"] == SEED.hex()
+    dealt = [state.players[0].hole[0], state.players[1].hole[0],
+             state.players[0].hole[1], state.players[1].hole[1], None, *state.board[:3]]
+    assert verify(state.commitment, end["seed"], dealt)
+
+
+def test_manual_deal_waits_for_cards() -> None:
+    state, _ = start_hand(NL, seats(100, 100), button=1, seed=None, deal="manual")
+    assert legal_actions(state) is None
+    assert state.pending_deal == {"kind": "hole", "seats": [2, 1]}
+
+
+def test_bad_starts_are_refused() -> None:
+    with pytest.raises(IllegalAction) as e:
+        start_hand(NL, seats(100), button=1, seed=SEED)
+    assert e.value.reason == "too_few_players"
+    with pytest.raises(IllegalAction) as e:
+        start_hand(NL, seats(100, 0), button=1, seed=SEED)
+    assert e.value.reason == "bad_stack"
+
+
+def test_json_round_trip_is_identical_through_text() -> None:
+    h = ScriptedHand(NL, {1: 100, 2: 100, 3: 100}, button=1, holes={1: "AsKs"}, board="2c3d4h")
+    h.act(1, "raise", 30)
+    d = h.state.to_json()
+    again = HandState.from_json(json.loads(json.dumps(d)))
+    assert again.to_json() == d
+    assert legal_actions(again) == legal_actions(h.state)
+
+
+def test_engine_imports_no_framework() -> None:
+    code = (
+        "import sys, pkgutil, importlib, tables.engine as e\n"
+        "for m in pkgutil.iter_modules(e.__path__):\n"
+        "    importlib.import_module('tables.engine.' + m.name)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('django', 'channels', 'celery', 'redis', 'daphne')]\n"
+        "assert not bad, bad\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+
+
+def test_manual_deal_refusals_leave_the_state_unchanged() -> None:
+    from tables.engine import deal_board, deal_hole
+
+    state, _ = start_hand(NL, seats(100, 100), button=1, seed=None, deal="manual")
+    before = state.to_json()
+    for call, reason in [
+        (lambda: deal_board(state, ["2c", "3c", "4c"]), "no_deal_pending"),
+        (lambda: deal_hole(state, 1, ["As"]), "bad_cards"),
+        (lambda: deal_hole(state, 1, ["As", "As"]), "bad_cards"),
+        (lambda: deal_hole(state, 1, ["As", "Xx"]), "bad_cards"),
+        (lambda: deal_hole(state, 9, ["As", "Ks"]), "not_in_hand"),
+    ]:
+        with pytest.raises(IllegalAction) as e:
+            call()
+        assert e.value.reason == reason
+        assert state.to_json() == before
+    deal_hole(state, 1, ["As", "Ks"])
+    with pytest.raises(IllegalAction) as e:
+        deal_hole(state, 1, ["Qs", "Js"])
+    assert e.value.reason == "already_dealt"
+    with pytest.raises(IllegalAction) as e:
+        deal_hole(state, 2, ["As", "Js"])
+    assert e.value.reason == "bad_cards"  # the ace of spades is already out
+    deal_hole(state, 2, None)  # unknown cards (replays)
+    assert legal_actions(state).seat == 1

@@ -1,0 +1,34 @@
+"""The ASGI app accepts WebSockets only from allowed origins."""
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from pokerroom.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def connect(origin: bytes) -> tuple[bool, WebsocketCommunicator]:
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+    connected, _ = await communicator.connect()
+    return connected, communicator
+
+
+async def test_a_socket_from_the_room_itself_is_accepted_and_served():
+    connected, communicator = await connect(b"http://127.0.0.1:8000")
+
+    assert connected
+    message = await communicator.receive_json_from()
+    assert message["type"] == "lobby"
+    await communicator.send_json_to({"type": "nonsense"})
+    error = await communicator.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "unknown_type"
+    await communicator.disconnect()
+
+
+async def test_a_socket_from_another_origin_is_refused():
+    connected, communicator = await connect(b"https://evil.example.com")
+
+    assert not connected
+    await communicator.disconnect()

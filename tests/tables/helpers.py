@@ -1,0 +1,60 @@
+"""Helpers for driving hands: the live state, the player to act, random legal actions."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tables import services
+from tables.engine import HandState, legal_actions
+from tables.models import Hand, TableState
+
+
+def live(table_id: int) -> tuple[TableState, Hand | None, HandState | None]:
+    ts = TableState.objects.select_related("hand").get(pk=table_id)
+    hand = ts.hand
+    return ts, hand, HandState.from_json(hand.state) if hand else None
+
+
+def to_act_user(table_id: int) -> int | None:
+    """The user id whose turn it is, or None."""
+    _ts, hand, state = live(table_id)
+    if hand is None or hand.finished_at is not None or state is None or state.to_act < 0:
+        return None
+    return int(state.players[state.to_act].player_id)
+
+
+def random_action(state: HandState, rng: random.Random) -> tuple[str, int | None]:
+    la = legal_actions(state)
+    assert la is not None
+    if la.show or la.muck:
+        return rng.choice(["show", "muck"]), None
+    options: list[tuple[str, int | None]] = [("fold", None)] if rng.random() < 0.2 else []
+    options.append(("check", None) if la.check else ("call", None))
+    if la.bet or la.raise_:
+        kind = "bet" if la.bet else "raise"
+        options.append((kind, rng.choice([la.min_to, la.max_to, (la.min_to + la.max_to) // 2])))
+    return rng.choice(options)
+
+
+def play_out(table_id: int, *, rng: random.Random | None = None, passive: bool = False) -> int:
+    """Play the running hand to its end with legal actions (check/call when `passive`).
+    Returns the number of actions taken."""
+    rng = rng or random.Random(0)
+    taken = 0
+    while True:
+        ts, hand, state = live(table_id)
+        if hand is None or hand.finished_at is not None:
+            return taken
+        la = legal_actions(state)
+        user_id = int(state.players[state.to_act].player_id)
+        if passive:
+            action = ("show", None) if la.show else ("check", None) if la.check else ("call", None)
+        else:
+            action = random_action(state, rng)
+        services.act(table_id=table_id, user_id=user_id, action=action[0], amount=action[1],
+                     expected_version=ts.version)
+        taken += 1
+
+
+def as_dict(events: list[dict[str, Any]]) -> list[str]:
+    return [e["event"]["type"] for e in events]

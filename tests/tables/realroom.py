@@ -1,0 +1,132 @@
+"""A real room for tests: daphne and Celery worker subprocesses on the test database.
+
+They use a Celery queue and a channel-layer prefix private to this test run, because other
+runs (and other developers' rooms) may share the same Redis: a foreign worker must not eat our
+timers, and foreign table events must not reach our sockets."""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from pokerroom.processes import stop_process
+from tests.browser.conftest import free_port, wait_for_http
+from tests.conftest import REPO, database_url_for_subprocesses
+
+QUEUE = f"tests-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+def room_env(**extra: str) -> dict[str, str]:
+    """Environment for subprocesses: the test database, our queue and channel-layer prefix."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url_for_subprocesses(),
+        "CELERY_QUEUE": QUEUE,
+        "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+        **extra,
+    }
+
+
+@pytest.fixture(name="private_queue")
+def private_queue_fixture(transactional_db, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Tasks queued by this process (services' on-commit timers) go to our queue."""
+    from pokerroom.celery import app
+
+    monkeypatch.setitem(app.conf, "task_default_queue", QUEUE)
+    return QUEUE
+
+
+def worker_ready(name: str, timeout: float = 30.0) -> None:
+    from pokerroom.celery import app
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.control.ping(destination=[name], timeout=0.5):
+            return
+    raise RuntimeError(f"Celery worker {name} did not answer a ping within {timeout} s")
+
+
+@contextlib.contextmanager
+def worker(*, beat: bool = False, tmp_path: Any = None,
+           queue: str = QUEUE) -> Iterator[subprocess.Popen]:
+    """A `celery worker` (solo pool) on our queue; with `beat`, the sweeper schedule too."""
+    name = f"t-{uuid.uuid4().hex[:8]}@localhost"
+    args = [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "--pool", "solo",
+            "-n", name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
+    if beat:
+        args += ["-B", "-s", str(tmp_path / f"beat-{uuid.uuid4().hex[:6]}")]
+    process = subprocess.Popen(args, cwd=REPO, env=room_env(CELERY_QUEUE=queue))
+    try:
+        worker_ready(name)
+        process.name = name  # type: ignore[attr-defined]
+        yield process
+    finally:
+        stop_process(process)
+        forget_queue(queue)
+
+
+def forget_queue(queue: str) -> None:
+    """Drop what a stopped worker handed back (its reserved eta tasks): nothing will run them,
+    and a shared Redis should not keep them."""
+    import redis
+
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue, f"{queue}.timers")
+
+
+def kill_hard(process: subprocess.Popen) -> None:
+    """kill -9: no cleanup, reserved eta tasks are lost with the process."""
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def start_daphne(port: int) -> subprocess.Popen:
+    url = f"http://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "-v", "0", "pokerroom.asgi:application"],
+        cwd=REPO, env=room_env(CSRF_TRUSTED_ORIGINS=url),
+    )
+    try:
+        wait_for_http(f"{url}/healthz")
+    except BaseException:
+        stop_process(process)
+        raise
+    return process
+
+
+@contextlib.contextmanager
+def daphne(port: int | None = None) -> Iterator[str]:
+    """daphne serving the room on a free port; yields its http:// URL."""
+    port = port or free_port()
+    process = start_daphne(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_process(process)
+
+
+def wait_until(check: Callable[[], Any], *, timeout: float, message: str) -> Any:
+    """Poll `check` (a database read) until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s: {message}")
+
+
+@pytest.fixture(name="room")
+def room_fixture(private_queue) -> Iterator[str]:
+    """daphne + a Celery worker on the test database; yields the room's http:// URL."""
+    with worker(), daphne() as url:
+        yield url

@@ -1,0 +1,146 @@
+"""The lobby: every table with its statistics, filters as htmx partials and full pages."""
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tables.models import HandSummary, Seat
+from tables.selectors import LobbyFilters, lobby_rows
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_tables(make_table):
+    return {
+        "limit": make_table(name="Limit $5/$10", structure="FL", currency="REAL", lower_stake=500,
+                            small_blind_rule="round_down", max_seats=10, min_buy_in_bb=10),
+        "nl_play": make_table(name="NL 1/2 play", structure="NL", currency="PLAY", lower_stake=2,
+                              max_seats=6),
+        "pl_play": make_table(name="PL 2/5 play", structure="PL", currency="PLAY", lower_stake=5,
+                              small_blind_rule="explicit", small_blind=2),
+        "hu": make_table(name="HU NL $5/$10", structure="NL", currency="REAL", lower_stake=1000,
+                         max_seats=2),
+    }
+
+
+def names(response) -> list[str]:
+    return [row.table.name for row in response.context["rows"]]
+
+
+def test_the_lobby_lists_every_table_with_stakes_and_seats(client, demo_tables):
+    response = client.get(reverse("lobby"))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert sorted(names(response)) == sorted(t.name for t in demo_tables.values())
+    assert "$5/$10" in html  # limit: lower/upper stake
+    assert "2/5" in html  # pot limit: small/big blind
+    assert "0/6" in html  # seats taken / max
+    assert '<form id="lobby-filters"' in html  # a full page, with the filters
+
+
+def test_a_htmx_request_gets_only_the_list(client, demo_tables):
+    response = client.get(reverse("lobby"), {"structure": "FL"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="lobby-list"')
+    assert "<html" not in html
+    assert names(response) == ["Limit $5/$10"]
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"structure": "NL"}, {"NL 1/2 play", "HU NL $5/$10"}),
+        ({"structure": "PL"}, {"PL 2/5 play"}),
+        ({"currency": "REAL"}, {"Limit $5/$10", "HU NL $5/$10"}),
+        ({"currency": "PLAY"}, {"NL 1/2 play", "PL 2/5 play"}),
+        # Stakes are compared in whole units: dollars at real tables, chips at play tables.
+        ({"min_bb": "5"}, {"Limit $5/$10", "PL 2/5 play", "HU NL $5/$10"}),
+        ({"max_bb": "5"}, {"Limit $5/$10", "NL 1/2 play", "PL 2/5 play"}),
+        ({"min_bb": "6", "max_bb": "10"}, {"HU NL $5/$10"}),
+        ({"structure": "NL", "currency": "PLAY"}, {"NL 1/2 play"}),
+    ],
+)
+def test_each_filter_as_a_full_page_and_as_a_partial(client, demo_tables, params, expected):
+    full = client.get(reverse("lobby"), params)
+    partial = client.get(reverse("lobby"), params, HTTP_HX_REQUEST="true")
+
+    assert set(names(full)) == expected
+    assert set(names(partial)) == expected
+
+
+def test_hide_full_hides_tables_whose_seats_are_all_taken(client, demo_tables, make_user):
+    hu = demo_tables["hu"]
+    for number in (1, 2):
+        Seat.objects.create(table=hu, number=number, player=make_user(f"p{number}"), chips=50000)
+
+    shown = client.get(reverse("lobby"), {"currency": "REAL"})
+    hidden = client.get(reverse("lobby"), {"currency": "REAL", "hide_full": "on"})
+
+    assert "2/2" in shown.content.decode()
+    assert set(names(shown)) == {"Limit $5/$10", "HU NL $5/$10"}
+    assert names(hidden) == ["Limit $5/$10"]
+
+
+def test_bad_filter_values_get_a_400_with_the_reason(client, demo_tables):
+    response = client.get(reverse("lobby"), {"min_bb": "10", "max_bb": "1"}, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 400
+    assert "The lower big blind bound is above the upper one." in response.content.decode()
+    assert response.context["rows"] == []
+
+    response = client.get(reverse("lobby"), {"structure": "XX"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_the_list_refreshes_itself_with_the_current_filters(client, demo_tables):
+    html = client.get(reverse("lobby")).content.decode()
+
+    assert 'hx-trigger="every 5s"' in html
+    assert 'hx-include="#lobby-filters"' in html
+
+
+def test_statistics_are_zero_until_hands_are_played(demo_tables):
+    row = next(r for r in lobby_rows(LobbyFilters()) if r.table == demo_tables["nl_play"])
+
+    assert (row.average_pot, row.players_per_flop_percent, row.hands_per_hour) == (0, 0, 0)
+
+
+def test_statistics_come_from_the_last_hour_of_finished_hands(demo_tables):
+    now = timezone.now()
+    table = demo_tables["nl_play"]
+    for minutes_ago, pot, dealt, saw_flop in [(5, 30, 6, 3), (20, 50, 6, 2), (50, 100, 5, 5),
+                                              (90, 9999, 6, 6)]:  # the last one is too old
+        HandSummary.objects.create(
+            table=table, finished_at=now - datetime.timedelta(minutes=minutes_ago), pot=pot,
+            players_dealt=dealt, players_saw_flop=saw_flop,
+        )
+
+    row = next(r for r in lobby_rows(LobbyFilters(), now=now) if r.table == table)
+
+    assert row.hands_per_hour == 3
+    assert row.average_pot == 60  # (30 + 50 + 100) / 3
+    assert row.average_pot_label == "60"  # chips; a real-money table shows dollars
+    assert row.players_per_flop_percent == 58  # 10 of 17 players dealt in saw the flop
+
+
+def test_real_money_statistics_are_shown_in_dollars(client, demo_tables):
+    HandSummary.objects.create(table=demo_tables["limit"], finished_at=timezone.now(), pot=12550,
+                               players_dealt=4, players_saw_flop=2)
+
+    html = client.get(reverse("lobby"), {"currency": "REAL"}).content.decode()
+
+    assert "<td>$125.50</td>" in html
+
+
+def test_inactive_tables_are_not_listed(client, demo_tables):
+    demo_tables["pl_play"].is_active = False
+    demo_tables["pl_play"].save()
+
+    assert "PL 2/5 play" not in names(client.get(reverse("lobby")))

@@ -1,0 +1,45 @@
+"""The table page and finished hands' histories (events, seed, commitment: verifiable)."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.urls import reverse
+
+from tables import services
+from tables.engine import shuffled_deck
+from tests.tables.helpers import play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_table_page_renders_with_the_socket_path(client, play_table):
+    response = client.get(reverse("tables:table", args=[play_table.pk]))
+    assert response.status_code == 200
+    assert f'data-ws-path="/ws/tables/{play_table.pk}/"' in response.content.decode()
+    assert client.get(reverse("tables:table", args=[999999])).status_code == 404
+
+
+def test_hand_history_is_verifiable_and_private_until_shown(client, play_table, make_player, sit):
+    alice, bob = make_player("alice"), make_player("bob")
+    sit(play_table, alice, 1)
+    sit(play_table, bob, 2)
+    hand = services.hand_start(table_id=play_table.pk, force=True)
+    url = reverse("tables:hand_json", args=[hand.pk])
+    assert client.get(url).status_code == 404  # not finished yet
+    play_out(play_table.pk, passive=True)
+    data = client.get(url).json()
+    assert hashlib.sha256(bytes.fromhex(data["seed"])).hexdigest() == data["commitment"]
+    deck = shuffled_deck(data["seed"])
+    assert data["result"]["board"] == [deck[5], deck[6], deck[7], deck[9], deck[11]]
+    assert all("cards" not in e for e in data["events"] if e["type"] == "hole_cards")
+    client.force_login(alice)
+    mine = [e for e in client.get(url).json()["events"] if e["type"] == "hole_cards"
+            and "cards" in e]
+    assert len(mine) == 1
+    page = client.get(reverse("tables:hand", args=[hand.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and data["commitment"] in html
+    # the page checks the deal in the browser: static/js/verify-page.js writes into #verify-result
+    assert '<p id="verify-result" role="status"></p>' in html
+    assert 'type="module" src="/static/js/verify-page.js"' in html
