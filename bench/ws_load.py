@@ -13,7 +13,8 @@ What it measures, per run:
 * **the room**: ``--connections`` bots (``tables.bots.Bot``, the same client as
   ``manage.py bots``) on ``--tables`` tables (connections / tables per table, at most 6), split
   over ``--clients`` client processes (a table's bots share one process). Bots act at once
-  (``--rate 0``) or pace themselves to about ``--rate`` actions/s in total. After ``--warmup``
+  (``--rate 0``) or pace themselves to about ``--rate`` actions/s in total. Once every bot of a
+  client process is seated, after ``--warmup``
   seconds, for ``--seconds`` seconds it counts player actions (each ``action`` event once) and
   the latency from just before a bot sends its ``act`` to the moment the resulting ``action``
   event has reached every bot at that table (the sixth receipt), as seen by the client process
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -40,9 +42,11 @@ import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -160,8 +164,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
     receipts: dict[tuple[int, int], list[float]] = defaultdict(list)
     latencies: list[float] = []
     counted = {"actions": 0}
-    window = {"start": time.monotonic() + spec["warmup"]}
-    window["end"] = window["start"] + spec["seconds"]
+    window = {"start": float("inf"), "end": float("inf")}  # set once every bot is seated
     at_table: Counter[int] = Counter()
 
     def on_send(bot: Bot, message: dict[str, Any]) -> None:
@@ -193,6 +196,12 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
                             buy_in=200, rng=random.Random(user_id), on_send=on_send,
                             on_event=on_event))
     tasks = [asyncio.create_task(b.run()) for b in bots]
+    seating_started = time.monotonic()
+    while any(b.seat is None for b in bots) and time.monotonic() - seating_started < 120:
+        await asyncio.sleep(0.1)
+    seated_after = time.monotonic() - seating_started
+    window["start"] = time.monotonic() + spec["warmup"]  # hands are under way: steady state
+    window["end"] = window["start"] + spec["seconds"]
     await asyncio.sleep(window["end"] - time.monotonic())
     for b in bots:
         await b.finish()
@@ -205,10 +214,53 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
         if t in done and t.exception() is not None:
             errors[type(t.exception()).__name__] += 1
     return {"actions": counted["actions"], "latencies": latencies, "errors": dict(errors),
-            "races": sum(b.result.races for b in bots)}
+            "races": sum(b.result.races for b in bots), "seated_after": seated_after,
+            "window": (window["start"], window["end"])}
 
 
-def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+class CpuMeter:
+    """CPU seconds (user + system) used by groups of processes, sampled by a thread five times a
+    second, so the clients' measured window can be cut out of the record afterwards."""
+
+    def __init__(self, groups: dict[str, Callable[[], list[int]]]) -> None:
+        self.groups, self.samples = groups, []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        import psutil
+
+        while not self.stop.is_set():
+            used = {}
+            for name, pids in self.groups.items():
+                total = 0.0
+                for pid in pids():
+                    with contextlib.suppress(psutil.Error):
+                        t = psutil.Process(pid).cpu_times()
+                        total += t.user + t.system
+                used[name] = total
+            self.samples.append((time.monotonic(), used))
+            self.stop.wait(0.2)
+
+    def between(self, start: float, end: float) -> dict[str, float]:
+        """CPU seconds per group from the last sample before `start` to the first after `end`."""
+        self.stop.set()
+        self.thread.join()
+        before = [s for s in self.samples if s[0] <= start] or self.samples[:1]
+        after = [s for s in self.samples if s[0] >= end] or self.samples[-1:]
+        (t0, a), (t1, b) = before[-1], after[0]
+        return {"seconds": t1 - t0, **{k: b.get(k, 0.0) - a.get(k, 0.0) for k in b}}
+
+
+def pids_named(name: str) -> Callable[[], list[int]]:
+    import psutil
+
+    return lambda: [p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == name]
+
+
+def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
+                servers: dict[str, Callable[[], list[int]]]) -> dict[str, Any]:
     think = 0.0 if not args.rate else len(tables) / args.rate
     ctx = multiprocessing.get_context("spawn")
     results: multiprocessing.Queue = ctx.Queue()
@@ -218,7 +270,9 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace) -> dict[
         "grace": 30.0}, results)) for share in shares if share]
     for p in procs:
         p.start()
-    parts = [results.get(timeout=args.warmup + args.seconds + 120) for _ in procs]
+    meter = CpuMeter({**servers, "clients": lambda: [p.pid for p in procs]})
+    parts = [results.get(timeout=args.warmup + args.seconds + 240) for _ in procs]
+    cpu = meter.between(min(p["window"][0] for p in parts), max(p["window"][1] for p in parts))
     for p in procs:
         p.join(timeout=10)
     latencies = sorted(x for part in parts for x in part["latencies"])
@@ -227,10 +281,12 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace) -> dict[
         errors.update(part["errors"])
     return {
         "actions_per_s": sum(p["actions"] for p in parts) / args.seconds,
+        "window_seconds": args.seconds,
         "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else float("nan"),
         "samples": len(latencies), "errors": dict(errors),
         "races": sum(p["races"] for p in parts),
+        "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
     }
 
 
@@ -318,7 +374,13 @@ def layout(args: argparse.Namespace, table_ids: list[int], urls: list[str],
 def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
-          f"errors {r['errors'] or 'none'})")
+          f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
+    cpu = dict(r["cpu"])
+    seconds, actions = cpu.pop("seconds"), r["actions_per_s"] * r["window_seconds"]
+    busy = sum(cpu.values())
+    print(f"{'':>8}CPU over {seconds:.1f} s: {busy / seconds:.2f} of {os.cpu_count()} cores busy"
+          f" in the processes below; per action: " + ", ".join(
+              f"{name} {1000 * used / max(actions, 1):.2f} ms" for name, used in cpu.items()))
 
 
 def main() -> int:
@@ -394,8 +456,11 @@ def main() -> int:
         print(f"room: {total} connections on {args.tables} tables ({per_table} per table), "
               f"{args.servers} daphne, 1 Celery worker, {args.clients} client process(es), "
               f"rate {'unlimited' if not args.rate else f'~{args.rate:g}/s'}, "
-              f"{args.seconds:g} s measured after {args.warmup:g} s")
-        room = run_clients(layout(args, table_ids, urls, room_bots), args)
+              f"{args.seconds:g} s measured from {args.warmup:g} s after all are seated")
+        daphnes, celery = processes[:-1], processes[-1]
+        room = run_clients(layout(args, table_ids, urls, room_bots), args, {
+            "daphne": lambda: [p.pid for p in daphnes], "worker": lambda: [celery.pid],
+            "PostgreSQL": pids_named("postgres"), "Redis": pids_named("redis-server")})
         for p in processes:
             stop_process(p)
         processes.clear()
@@ -410,8 +475,10 @@ def main() -> int:
             for port in floor_ports:
                 wait_for_port(port)
             floor_bots = [(b[0], b[1], f"sessionid=floor-{b[0]}") for b in room_bots]
+            floors = list(processes)
             floor = run_clients(layout(args, table_ids, [f"http://127.0.0.1:{p}"
-                                                         for p in floor_ports], floor_bots), args)
+                                                         for p in floor_ports], floor_bots), args,
+                                {"servers": lambda: [p.pid for p in floors]})
             report("floor", floor)
             print(f" ratio: room/floor throughput {room['actions_per_s'] / floor['actions_per_s']:.2f}"
                   f", p50 latency {room['p50_ms'] / floor['p50_ms']:.1f}x, "

@@ -135,17 +135,16 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-# Channels: the Redis layer. socket_timeout=None keeps idle subscribers' reads open (redis-py 6+
-# otherwise times out idle reads, which drops the consumers of a quiet table).
+# Channels: Redis pub/sub. A broadcast is one PUBLISH per group, read once per process by one
+# subscriber connection and handed to that process's consumers (the list-based layer costs four
+# round trips per group send plus one blocking read loop per socket). Nothing is lost that
+# matters: the database is the truth, and a consumer that sees a version gap fills it from
+# HandEvent. socket_timeout=None keeps idle reads open (redis-py 6+ times them out otherwise).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            # redis-py 6+ pools raise MaxConnectionsError past 100 connections in use: a burst of
-            # sockets connecting (group_add) or broadcasting at once needs more.
             "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
-            "capacity": 1500,
-            "expiry": 30,
             # Separate rooms (or test runs) sharing one Redis use different prefixes.
             "prefix": env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "asgi"),
         },

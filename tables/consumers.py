@@ -1,6 +1,7 @@
 """WebSocket consumers. Thin: authenticate, validate the message, call a selector or service."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -9,12 +10,13 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables import services
 from tables.errors import TableError
-from tables.groups import table_group, user_group
+from tables.groups import server_loop_use, table_group, user_group
 from tables.models import TableConfig
 from tables.selectors import LobbyFilters, lobby_rows
 from tables.snapshots import events_since, table_snapshot
@@ -38,7 +40,20 @@ def lobby_snapshot() -> list[dict[str, Any]]:
     ]
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    """Dispatches without Channels' per-message `aclose_old_connections()`: that is a hop through
+    asgiref's single sync thread for every message, events included, and on a busy server it
+    was the largest use of the event loop. Every database call here goes through
+    `database_sync_to_async`, which closes stale connections itself, in the thread using them."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class LobbyConsumer(RoomConsumer):
     """Anyone may watch the lobby: sends the table list on connect and on {"type": "refresh"}."""
 
     async def connect(self) -> None:
@@ -105,7 +120,7 @@ def _int_field(content: dict, name: str, *, required: bool = True) -> int | None
     return value
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(RoomConsumer):
     """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
     in a thread, answers errors; events arrive already redacted through the channel layer and
     are forwarded in version order (a gap is filled from HandEvent)."""
@@ -115,6 +130,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     version: int | None
 
     async def connect(self) -> None:
+        server_loop_use(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None

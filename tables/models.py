@@ -356,6 +356,8 @@ class Hand(models.Model):
     seat_ids = models.JSONField(help_text='Seat number → Seat id, e.g. {"1": 17}.')
     deadline = models.DateTimeField(null=True, blank=True, help_text="Turn deadline, if any.")
     bonus_used = models.BooleanField(default=False, help_text="Reconnect bonus used this turn.")
+    timer_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="When the timeout task last queued fires.")
     commitment = models.CharField(max_length=64)
     seed = models.CharField(max_length=64, blank=True, help_text="Revealed when the hand ends.")
     players_saw_flop = models.PositiveSmallIntegerField(default=0)

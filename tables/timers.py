@@ -6,8 +6,12 @@ catches anything lost."""
 from __future__ import annotations
 
 import datetime
+import logging
+
+from django.utils import timezone
 
 GRACE = datetime.timedelta(minutes=10)
+logger = logging.getLogger(__name__)
 
 
 def timeout_schedule(*, hand_id: int, version: int, deadline: datetime.datetime) -> None:
@@ -18,6 +22,16 @@ def timeout_schedule(*, hand_id: int, version: int, deadline: datetime.datetime)
 
 
 def hand_start_schedule(*, table_id: int, at: datetime.datetime) -> None:
+    """A hand due now (a table without a pause) is dealt at once in this thread, sparing the
+    round trip through the queue and the worker; a later one, or one whose start failed here,
+    goes to the worker as a task."""
+    from tables import services
     from tables.tasks import hand_start
 
+    if at <= timezone.now():
+        try:
+            services.hand_start(table_id=table_id)
+            return
+        except Exception:  # the committed work that scheduled us stands; let the worker retry
+            logger.exception("table %s: dealing the next hand failed; queued instead", table_id)
     hand_start.apply_async(kwargs={"table_id": table_id}, eta=at, expires=at + GRACE)

@@ -38,6 +38,7 @@ from tables.models import (
 )
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
+from tables.services.rows import row_update
 
 PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
 PREFLOP = 0
@@ -200,18 +201,25 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     """Act for the player to act when the turn's deadline has passed (table policy), and sit
     him out: an absent player is not dealt the next hands until he sends `sit_in`.
 
-    Idempotent and duplicate-safe: does nothing unless the hand is still at `version` and its
-    deadline is over. Timeout all-ins are capped per player per day (then he folds).
+    Idempotent and duplicate-safe: does nothing to the hand unless it is still at `version`
+    and its deadline is over. A task that finds the turn moved on (or extended) re-arms the
+    timer for the current turn unless a queued task already covers it (`_arm_timer`).
+    Timeout all-ins are capped per player per day (then he folds).
     Locks: the table row (a finishing hand adds the cashier's)."""
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
+    now = timezone.now()
+    peek = Hand.objects.filter(pk=hand_id).first()
+    if peek is None or peek.finished_at is not None or (
+            _timer_armed(peek, now) and not _due(peek, version, now)):
+        return False  # over, or another queued task covers the turn: no lock needed
     with transaction.atomic():
-        ts = table_lock(table_id)
+        ts = table_lock(peek.table_id)
         hand = ts.hand
         now = timezone.now()
-        if (hand is None or hand.pk != hand_id or hand.finished_at is not None
-                or hand.version != version or hand.deadline is None or hand.deadline > now):
+        if hand is None or hand.pk != hand_id or hand.finished_at is not None:
+            return False
+        if not _due(hand, version, now):
+            _arm_timer(hand, now)
+            hand.save(update_fields=["timer_at"])
             return False
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
@@ -236,6 +244,10 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
         log.add_engine(events[1:], owners)  # the hand goes on (or ends: hand_end stays last)
         _after_engine(ts, hand, state, log, now)
         return True
+
+
+def _due(hand: Hand, version: int, now: datetime.datetime) -> bool:
+    return hand.version == version and hand.deadline is not None and hand.deadline <= now
 
 
 def _sit_out_absent(*, seat_id: int, now: datetime.datetime) -> dict[str, Any] | None:
@@ -274,12 +286,11 @@ def hand_reconnect_bonus(*, table_id: int, user_id: int) -> bool:
         table = ts.table
         hand.deadline += datetime.timedelta(seconds=table.countdown_seconds)
         hand.bonus_used = True
-        hand.save(update_fields=["deadline", "bonus_used"])
+        hand.save(update_fields=["deadline", "bonus_used"])  # the armed timer re-arms
         log = EventLog(ts, hand)
         log.add({"type": "deadline_extended", "seat": seat, "deadline": iso(hand.deadline),
                  "countdown_at": iso(countdown_at(hand, table)), "reason": "reconnect"})
         log.flush()
-        _schedule_timeout(hand)
         return True
 
 
@@ -289,7 +300,22 @@ def countdown_at(hand: Hand, table: TableConfig) -> datetime.datetime | None:
     return hand.deadline - datetime.timedelta(seconds=table.countdown_seconds)
 
 
-def _schedule_timeout(hand: Hand) -> None:
+def _timer_armed(hand: Hand, now: datetime.datetime) -> bool:
+    """Will the timeout task already queued fire by the turn's deadline?"""
+    return (hand.deadline is not None and hand.timer_at is not None
+            and now < hand.timer_at <= hand.deadline)
+
+
+def _arm_timer(hand: Hand, now: datetime.datetime) -> None:
+    """Make sure a timeout task fires by the turn's deadline; the caller saves `timer_at`.
+
+    One task per hand is outstanding: deadlines only move later, so while the queued task fires
+    no later than the current deadline, a new turn queues nothing. When that task finds the
+    turn moved on it re-arms for the turn then current (`hand_timeout`). This spares a queued
+    task (and the worker's work on it) for every action. Needs the table lock."""
+    if hand.deadline is None or _timer_armed(hand, now):
+        return
+    hand.timer_at = hand.deadline
     hand_id, version, deadline = hand.pk, hand.version, hand.deadline
     transaction.on_commit(lambda: timers.timeout_schedule(
         hand_id=hand_id, version=version, deadline=deadline))
@@ -317,8 +343,9 @@ def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
         la = legal_actions(state)
         log.add(turn, private_for=owners_of(state)[seat],
                 private={**turn, "legal": la.to_json() if la else None})
-        _schedule_timeout(hand)
-    hand.save(update_fields=["state", "version", "deadline", "bonus_used", "players_saw_flop"])
+        _arm_timer(hand, now)
+    row_update(hand, ["state", "version", "deadline", "bonus_used", "players_saw_flop",
+                      "timer_at"])
     return log.flush()
 
 
@@ -359,8 +386,9 @@ def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
             log.add({"type": "status", "seat": seat.number, "status": seat.status,
                      "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds})
     ts.save(update_fields=["next_hand_at"])
-    schedule_next_hand(ts)
-    return log.flush()
+    events = log.flush()
+    schedule_next_hand(ts)  # after the broadcast's hook: a hand due now is dealt in that hook
+    return events
 
 
 def seat_remove(*, seat: Seat, key: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from tables.groups import events_broadcast
 from tables.models import Hand, HandEvent, TableState
+from tables.services.rows import events_insert, row_update
 
 
 class EventLog:
@@ -51,8 +52,8 @@ class EventLog:
             ))
             sent.append({"version": state.version, "event": event, "private_for": private_for,
                          "private": private})
-        HandEvent.objects.bulk_create(rows)
-        TableState.objects.filter(pk=state.pk).update(version=state.version)
+        events_insert(rows)
+        row_update(state, ["version"])
         self.items = []
         table_id = state.table_id
         transaction.on_commit(lambda: events_broadcast(table_id=table_id, items=sent))

@@ -6,12 +6,13 @@ import random
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
 
 from cashier.audit import ledger_audit
 from tables import services
 from tables.engine import legal_actions
-from tables.models import HandEvent, HandSummary, Seat
+from tables.models import Hand, HandEvent, HandSummary, Seat
 from tests.tables.helpers import live, play_out, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -211,4 +212,33 @@ def test_reconnect_bonus_once_per_turn(play_table, make_player, sit, fake_timers
     assert not services.hand_reconnect_bonus(table_id=play_table.pk, user_id=actor)
     _ts, later, _ = live(play_table.pk)
     assert later.deadline - hand.deadline == datetime.timedelta(seconds=20)
-    assert fake_timers.timeouts[-1]["deadline"] == later.deadline
+    # the task queued for the first deadline stays: when it fires, the turn is not over yet ...
+    assert [t["deadline"] for t in fake_timers.timeouts] == [hand.deadline]
+    Hand.objects.filter(pk=hand.pk).update(timer_at=timezone.now())  # (it has just fired)
+    assert services.hand_timeout(hand_id=hand.pk, version=later.version) is False
+    # ... so it re-arms for the extended deadline
+    assert [t["deadline"] for t in fake_timers.timeouts] == [hand.deadline, later.deadline]
+
+
+def test_one_timer_is_queued_per_hand_while_it_fires_first(play_table, make_player, sit,
+                                                           fake_timers):
+    """Deadlines only move later: the timer queued for the first turn fires before any later
+    turn's deadline, so turns after it queue nothing until it has fired and re-armed."""
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    for n, user in enumerate((alice, bob, carol), start=1):
+        sit(play_table, user, n)
+    services.hand_start(table_id=play_table.pk, force=True)
+    _ts, first, _ = live(play_table.pk)
+    services.act(table_id=play_table.pk, user_id=to_act_user(play_table.pk), action="call")
+    services.act(table_id=play_table.pk, user_id=to_act_user(play_table.pk), action="call")
+    _ts, hand, _ = live(play_table.pk)
+    assert hand.version > first.version and hand.deadline > first.deadline
+    assert [(t["version"], t["deadline"]) for t in fake_timers.timeouts] == [
+        (first.version, first.deadline)]
+    # the queued task fires at the first deadline: the turn moved on, so it re-arms once
+    Hand.objects.filter(pk=hand.pk).update(timer_at=timezone.now())
+    assert services.hand_timeout(hand_id=hand.pk, version=first.version) is False
+    assert services.hand_timeout(hand_id=hand.pk, version=first.version) is False  # a copy
+    assert [(t["version"], t["deadline"]) for t in fake_timers.timeouts] == [
+        (first.version, first.deadline), (hand.version, hand.deadline)]
+    assert live(play_table.pk)[1].version == hand.version  # nobody was acted for
