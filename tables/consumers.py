@@ -84,6 +84,7 @@ logger = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 4096
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
+GAP_WAIT_SECONDS = 0.05
 NO_ARGS = {
     "sit_out": "sit_out", "sit_in": "sit_in", "post_bb": "post_big_blind_now",
     "wait_bb": "wait_for_big_blind",
@@ -135,6 +136,8 @@ class TableConsumer(RoomConsumer):
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.version, self.private, self.bucket = None, {}, TokenBucket()
+        self.ahead: dict[int, dict[str, Any]] = {}  # events past a gap, by version
+        self.gap_check_due = False
         self.groups_joined: list[str] = []
         if not await database_sync_to_async(_table_open)(self.table_id):
             await self.close(code=4404)
@@ -172,11 +175,14 @@ class TableConsumer(RoomConsumer):
         snap = await database_sync_to_async(table_snapshot)(
             table_id=self.table_id, user_id=self.user_id)
         self.version = snap["version"]
-        self.private = {v: e for v, e in self.private.items() if v > self.version}
+        self.forget_delivered()
         await self.send_json(snap)
 
     async def fill_gap(self) -> None:
         await self.resync(self.version)
+        self.forget_delivered()
+        if self.ahead:
+            await self.deliver()
 
     # Channel-layer handlers ---------------------------------------------------------------
     async def table_private(self, message: dict[str, Any]) -> None:
@@ -185,22 +191,45 @@ class TableConsumer(RoomConsumer):
                 self.private[item["version"]] = item["event"]
 
     async def table_events(self, message: dict[str, Any]) -> None:
+        if self.version is None:
+            return
         for item in message["events"]:
-            version = item["version"]
-            if self.version is None or version <= self.version:
-                continue
-            if version > self.version + 1:
-                await self.fill_gap()
-                continue
+            if item["version"] > self.version:
+                self.ahead[item["version"]] = item
+        await self.deliver()
+
+    async def deliver(self) -> None:
+        """Send the held events in version order for as long as the next one is here. A batch
+        that arrives early (the broadcasts of two commits in a row can swap on the way) waits
+        GAP_WAIT_SECONDS for the one before it; only then is the gap filled from HandEvent."""
+        while self.version is not None and self.version + 1 in self.ahead:
+            item = self.ahead.pop(self.version + 1)
             event = item["event"]
             if item.get("private_for") is not None and item["private_for"] == self.user_id:
-                event = self.private.pop(version, None)
-                if event is None:
+                event = self.private.pop(item["version"], None)
+                if event is None:  # our own copy went missing: the database has it
                     await self.fill_gap()
-                    continue
-            await self.send_json({"type": "event", "version": version, "event": event})
-            self.version = version
-        if self.private and self.version is not None:
+                    return
+            await self.send_json({"type": "event", "version": item["version"], "event": event})
+            self.version = item["version"]
+        self.forget_delivered()
+        if self.ahead and not self.gap_check_due:
+            self.gap_check_due = True
+            asyncio.get_running_loop().call_later(GAP_WAIT_SECONDS, self.gap_check_ask)
+
+    def gap_check_ask(self) -> None:
+        """Through the channel layer, so the check runs in turn with the events (never beside)."""
+        self.gap_task = asyncio.ensure_future(
+            self.channel_layer.send(self.channel_name, {"type": "table.gap"}))
+
+    async def table_gap(self, message: dict[str, Any]) -> None:
+        self.gap_check_due = False
+        if self.ahead:
+            await self.fill_gap()
+
+    def forget_delivered(self) -> None:
+        if self.version is not None:
+            self.ahead = {v: i for v, i in self.ahead.items() if v > self.version}
             self.private = {v: e for v, e in self.private.items() if v > self.version}
 
     # Client messages ----------------------------------------------------------------------

@@ -277,6 +277,36 @@ async def test_a_lost_broadcast_is_filled_from_the_event_log(play_table, make_pl
         await c.close()
 
 
+async def test_broadcasts_that_swap_on_the_way_are_put_back_in_order(play_table, make_player,
+                                                                     monkeypatch):
+    """Two commits' broadcasts can arrive in the wrong order: the later batch waits a moment
+    for the earlier one instead of sending the socket to the database."""
+    from tables import consumers
+    from tables.services import log
+
+    alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
+    players = await seated(play_table, alice, bob)
+    watcher = await Client.open(play_table.pk)
+    await watcher.drain()
+    real, held = log.events_broadcast, []
+    monkeypatch.setattr(log, "events_broadcast", lambda **kw: held.append(kw))
+    await start(play_table)
+    await sync_to_async(_act_for_whoever)(play_table.pk)
+    reads = []
+    monkeypatch.setattr(consumers, "events_since", lambda **kw: reads.append(kw))
+    before = watcher.version
+    await sync_to_async(real)(**held[1])  # the action's batch first ...
+    await sync_to_async(real)(**held[0])  # ... then the hand start it follows
+    current, _ = await table_state(play_table)
+    await watcher.until(lambda: watcher.version == current, what="both batches")
+    versions = [m["version"] for m in watcher.frames if m.get("type") == "event"
+                and m["version"] > before]
+    assert versions == list(range(before + 1, current + 1))  # in order, none twice
+    assert reads == []  # no trip to the database
+    for c in [*players, watcher]:
+        await c.close()
+
+
 async def test_reconnect_during_own_turn_adds_the_bonus_once(play_table, make_player):
     alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
     players = await seated(play_table, alice, bob)
