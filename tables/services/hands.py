@@ -121,14 +121,19 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             seat_ids={str(s.number): s.pk for s in dealt}, commitment=state.commitment or "",
         )
         dealt_numbers = [s.number for s in dealt]
+        changed = []
         for s in seats:
+            before = (s.post_bb, s.missed_blinds, s.status)
             if s in dealt:
                 s.post_bb = s.missed_blinds = False
                 s.status = SeatStatus.PLAYING
             elif s.status == SeatStatus.SITTING_OUT and s.number in blind_seats(
                     button, sorted([*dealt_numbers, s.number])):
                 s.missed_blinds = True
-        Seat.objects.bulk_update(seats, ["post_bb", "missed_blinds", "status"])
+            if (s.post_bb, s.missed_blinds, s.status) != before:
+                changed.append(s)
+        if changed:  # usually none: regulars are already playing, owing nothing
+            Seat.objects.bulk_update(changed, ["post_bb", "missed_blinds", "status"])
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
         ts.save(update_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
         log.hand = hand
