@@ -155,9 +155,15 @@ class Bot:
         self.legal: dict[str, Any] | None = None
         self.in_flight = False
         self.leaving = False
+        self.leave_wanted = False  # finish() was called: leave, on this socket or the next one
+        self.leave_sent_on: Any = None  # the socket the last `leave` went out on
         self.topping_up = False
         self.sent_version: int | None = None
         self.next_send_at = 0.0
+        # One sender at a time, in call order: the session task and finish() (another task) both
+        # send, and a message waiting for its rate slot must not be overtaken (a `leave` ahead of
+        # the `top_up` decided just before it frees the seat: the top-up is refused, `not_seated`).
+        self.send_lock = asyncio.Lock()
         self.last_sent: str | None = None
         self.table: dict[str, Any] = {}
         self.stop = asyncio.Event()
@@ -194,6 +200,11 @@ class Bot:
         async with connect(url, open_timeout=10, max_size=2**22,
                            additional_headers={"Cookie": self.cookie, "Origin": origin}) as ws:
             self.ws, self.lost_at = ws, None
+            if self.leave_wanted and self.seat is not None and self.leave_sent_on is not ws:
+                # finish() was called while the socket was down, or its leave may have been lost
+                # with the old socket. The server answers only after its resync: a seat freed
+                # meanwhile shows up as `seat_left` first, and the session ends on it.
+                await self.send_leave()
             async for raw in ws:
                 await self.handle(json.loads(raw))
                 if self.result.left or self.stop.is_set():
@@ -201,16 +212,22 @@ class Bot:
                 await self.maybe_act()
         raise ConnectionError("the server closed the connection")
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any]) -> Any:
         """Send at most SEND_RATE messages a second: the server refuses faster clients
-        (`rate_limited`, docs/protocol.md), and a bot acting at once can be that fast."""
-        now = time.monotonic()
-        wait = self.next_send_at - now
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self.next_send_at = max(now, self.next_send_at) + 1 / SEND_RATE
-        self.last_sent = message.get("type")
-        await self.ws.send(json.dumps(message))
+        (`rate_limited`, docs/protocol.md), and a bot acting at once can be that fast.
+
+        Messages go out in the order `send` was called, whichever task calls it, on the socket
+        that was current then (a message decided before a reconnect is not sent on the new
+        socket: ConnectionClosed). Returns that socket."""
+        ws = self.ws
+        async with self.send_lock:
+            wait = self.next_send_at - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.next_send_at = time.monotonic() + 1 / SEND_RATE
+            self.last_sent = message.get("type")
+            await ws.send(json.dumps(message))
+        return ws
 
     async def handle(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -295,18 +312,28 @@ class Bot:
             # (A busted bot is sat out too; its pending top-up brings it back by itself.)
             self.result.timeouts += 1
             await self.send({"type": "sit_in"})
-        if self.tally.done and not self.leaving and self.seat is not None and (
+        done = self.tally.done or self.leave_wanted
+        if done and not self.leaving and self.seat is not None and (
                 kind == "hand_end" or not self.result.errors):  # a refused leave: next hand
-            self.leaving = True
-            await self.send({"type": "leave"})
+            await self.send_leave()
 
     async def finish(self) -> None:
-        """Leave now (or when the current hand ends); `run` returns once the seat is free."""
+        """Leave now (or when the current hand ends); `run` returns once the seat is free.
+
+        Called from another task than `run`'s. When the socket is down (a restarted server),
+        the session sends the leave as soon as it has reconnected."""
+        from websockets.exceptions import ConnectionClosed
+
+        self.leave_wanted = True
         if self.seat is None:
             self.stop.set()
         elif not self.leaving:
-            self.leaving = True
-            await self.send({"type": "leave"})
+            with contextlib.suppress(ConnectionClosed):  # `session` asks again once reconnected
+                await self.send_leave()
+
+    async def send_leave(self) -> None:
+        self.leaving = True
+        self.leave_sent_on = await self.send({"type": "leave"})
 
     async def maybe_act(self) -> None:
         """Act when it is our turn. After a refusal, wait for news (a newer version) first:
