@@ -109,6 +109,9 @@ else:
     # One test database per test run, so concurrent runs on one server never collide.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # Server-side parameters let psycopg prepare the statements a connection keeps running (the
+    # table lock, the hand read, the event insert...), so PostgreSQL parses and plans them once.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

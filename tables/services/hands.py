@@ -40,6 +40,7 @@ from tables.services.locks import table_lock
 from tables.services.log import EventLog
 from tables.services.rows import row_update
 
+TIMER_SLACK = datetime.timedelta(seconds=1)
 PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
 PREFLOP = 0
 
@@ -214,8 +215,8 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     now = timezone.now()
     peek = Hand.objects.filter(pk=hand_id).first()
     if peek is None or peek.finished_at is not None or (
-            _timer_armed(peek, now) and not _due(peek, version, now)):
-        return False  # over, or another queued task covers the turn: no lock needed
+            _timer_armed(peek, now + TIMER_SLACK) and not _due(peek, version, now)):
+        return False  # over, or a later queued task covers the turn: no lock needed
     with transaction.atomic():
         ts = table_lock(peek.table_id)
         hand = ts.hand
@@ -223,7 +224,9 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
         if hand is None or hand.pk != hand_id or hand.finished_at is not None:
             return False
         if not _due(hand, version, now):
-            _arm_timer(hand, now)
+            # A task due within TIMER_SLACK is taken to be this one (a task may run a moment
+            # early): queue the next for the current deadline.
+            _arm_timer(hand, now + TIMER_SLACK)
             hand.save(update_fields=["timer_at"])
             return False
         state = HandState.from_json(hand.state)
