@@ -19,6 +19,9 @@ What it measures, per run:
   the latency from just before a bot sends its ``act`` to the moment the resulting ``action``
   event has reached every bot at that table (the sixth receipt), as seen by the client process
   (so a saturated client adds its own queueing to the figure).
+* **CPU per action**: user + system CPU seconds of each group of processes (daphne, the worker,
+  PostgreSQL, Redis, the clients; psutil, sampled five times a second) over the measured window,
+  divided by the actions counted in it.
 * **the floor**: the same bots against a ``websockets`` server (``--servers`` processes) that
   keeps a turn order per table and broadcasts each action and the next turn, with no database,
   no channel layer and no rules. The ratio room/floor shows what the room's stack costs.

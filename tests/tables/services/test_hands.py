@@ -6,8 +6,8 @@ import random
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from cashier.audit import ledger_audit
 from tables import services
