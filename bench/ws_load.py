@@ -283,8 +283,8 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
     for part in parts:
         errors.update(part["errors"])
     return {
-        "actions_per_s": sum(p["actions"] for p in parts) / args.seconds,
-        "window_seconds": args.seconds,
+        "actions": (actions := sum(p["actions"] for p in parts)),
+        "actions_per_s": actions / args.seconds,
         "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else float("nan"),
         "samples": len(latencies), "errors": dict(errors),
@@ -379,7 +379,7 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
     cpu = dict(r["cpu"])
-    seconds, actions = cpu.pop("seconds"), r["actions_per_s"] * r["window_seconds"]
+    seconds, actions = cpu.pop("seconds"), r["actions"]
     busy = sum(cpu.values())
     print(f"{'':>8}CPU over {seconds:.1f} s: {busy / seconds:.2f} of {os.cpu_count()} cores busy"
           f" in the processes below; per action: " + ", ".join(

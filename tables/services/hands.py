@@ -213,7 +213,8 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     Timeout all-ins are capped per player per day (then he folds).
     Locks: the table row (a finishing hand adds the cashier's)."""
     now = timezone.now()
-    peek = Hand.objects.filter(pk=hand_id).first()
+    peek = (Hand.objects.filter(pk=hand_id)  # the timer fields only, not the state JSON
+            .only("table_id", "version", "deadline", "timer_at", "finished_at").first())
     if peek is None or peek.finished_at is not None or (
             _timer_armed(peek, now + TIMER_SLACK) and not _due(peek, version, now)):
         return False  # over, or a later queued task covers the turn: no lock needed
@@ -226,8 +227,8 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
         if not _due(hand, version, now):
             # A task due within TIMER_SLACK is taken to be this one (a task may run a moment
             # early): queue the next for the current deadline.
-            _arm_timer(hand, now + TIMER_SLACK)
-            hand.save(update_fields=["timer_at"])
+            if _arm_timer(hand, now + TIMER_SLACK):
+                hand.save(update_fields=["timer_at"])
             return False
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
@@ -314,19 +315,21 @@ def _timer_armed(hand: Hand, now: datetime.datetime) -> bool:
             and now < hand.timer_at <= hand.deadline)
 
 
-def _arm_timer(hand: Hand, now: datetime.datetime) -> None:
-    """Make sure a timeout task fires by the turn's deadline; the caller saves `timer_at`.
+def _arm_timer(hand: Hand, now: datetime.datetime) -> bool:
+    """Make sure a timeout task fires by the turn's deadline; the caller saves `timer_at`
+    (True when a task was queued and `timer_at` changed).
 
     One task per hand is outstanding: deadlines only move later, so while the queued task fires
     no later than the current deadline, a new turn queues nothing. When that task finds the
     turn moved on it re-arms for the turn then current (`hand_timeout`). This spares a queued
     task (and the worker's work on it) for every action. Needs the table lock."""
     if hand.deadline is None or _timer_armed(hand, now):
-        return
+        return False
     hand.timer_at = hand.deadline
     hand_id, version, deadline = hand.pk, hand.version, hand.deadline
     transaction.on_commit(lambda: timers.timeout_schedule(
         hand_id=hand_id, version=version, deadline=deadline))
+    return True
 
 
 def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
