@@ -112,7 +112,7 @@ else:
     # Server-side parameters let psycopg prepare the statements a connection keeps running (the
     # table lock, the hand read, the event insert...), so PostgreSQL parses and plans them once.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("ROOM_DB_HEALTH_CHECKS", default=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
