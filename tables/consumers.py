@@ -136,6 +136,7 @@ class TableConsumer(RoomConsumer):
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.version, self.private, self.bucket = None, {}, TokenBucket()
+        self.closed = False
         self.ahead: dict[int, dict[str, Any]] = {}  # events past a gap, by version
         self.gap_check_due = False
         self.groups_joined: list[str] = []
@@ -154,6 +155,7 @@ class TableConsumer(RoomConsumer):
                 table_id=self.table_id, user_id=self.user_id)
 
     async def disconnect(self, code: int) -> None:
+        self.closed = True
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -188,7 +190,7 @@ class TableConsumer(RoomConsumer):
     async def table_private(self, message: dict[str, Any]) -> None:
         for item in message["events"]:
             if self.version is None or item["version"] > self.version:
-                self.private[item["version"]] = item["event"]
+                self.private[item["version"]] = item["frame"]
 
     async def table_events(self, message: dict[str, Any]) -> None:
         if self.version is None:
@@ -204,18 +206,29 @@ class TableConsumer(RoomConsumer):
         GAP_WAIT_SECONDS for the one before it; only then is the gap filled from HandEvent."""
         while self.version is not None and self.version + 1 in self.ahead:
             item = self.ahead.pop(self.version + 1)
-            event = item["event"]
+            frame = item["frame"]
             if item.get("private_for") is not None and item["private_for"] == self.user_id:
-                event = self.private.pop(item["version"], None)
-                if event is None:  # our own copy went missing: the database has it
+                frame = self.private.pop(item["version"], None)
+                if frame is None:  # our own copy went missing: the database has it
                     await self.fill_gap()
                     return
-            await self.send_json({"type": "event", "version": item["version"], "event": event})
+            await self.send_frame(frame)
             self.version = item["version"]
         self.forget_delivered()
         if self.ahead and not self.gap_check_due:
             self.gap_check_due = True
             asyncio.get_running_loop().call_later(GAP_WAIT_SECONDS, self.gap_check_ask)
+
+    async def send_frame(self, frame: str) -> None:
+        """Send a frame already encoded by the broadcaster (`groups.event_frame`). A socket
+        that closed meanwhile is not an error: its disconnect is on its way."""
+        if self.closed:
+            return
+        try:
+            await self.base_send({"type": "websocket.send", "text": frame})
+        except Exception as e:  # the server refuses to write to a closed connection
+            self.closed = True
+            logger.debug("table %s: socket closed before an event was sent: %s", self.table_id, e)
 
     def gap_check_ask(self) -> None:
         """Through the channel layer, so the check runs in turn with the events (never beside)."""

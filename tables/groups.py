@@ -1,10 +1,12 @@
 """Channel-layer group names and the on-commit broadcast of recorded events.
 
 The channel layer only wakes clients up: every message carries events already stored in
-HandEvent, already redacted, so consumers never query the database per event."""
+HandEvent, already redacted and already encoded as the `event` frame a socket sends, so
+consumers neither query the database nor encode JSON per event and per socket."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from concurrent.futures import Future
 from typing import Any
@@ -51,6 +53,11 @@ def events_broadcast(*, table_id: int, items: list[dict[str, Any]]) -> None:
         async_to_sync(_send)(table_id, items)
 
 
+def event_frame(version: int, event: dict[str, Any]) -> str:
+    """The `event` message of docs/protocol.md, as sent on a socket."""
+    return json.dumps({"type": "event", "version": version, "event": event})
+
+
 async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
     layer = get_channel_layer()
     if layer is None:
@@ -59,12 +66,13 @@ async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
     for item in items:
         if item.get("private_for") is not None:
             private.setdefault(item["private_for"], []).append(
-                {"version": item["version"], "event": item["private"]})
-    for user_id, events in private.items():
+                {"version": item["version"], "frame": event_frame(item["version"], item["private"])})
+    for user_id, frames in private.items():
         await layer.group_send(user_group(table_id, user_id),
-                               {"type": "table.private", "events": events})
+                               {"type": "table.private", "events": frames})
     await layer.group_send(table_group(table_id), {"type": "table.events", "events": [
-        {"version": i["version"], "event": i["event"], "private_for": i.get("private_for")}
+        {"version": i["version"], "frame": event_frame(i["version"], i["event"]),
+         "private_for": i.get("private_for")}
         for i in items
     ]})
 

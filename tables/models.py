@@ -327,7 +327,10 @@ class HandSummary(models.Model):
 class TableState(models.Model):
     """The runtime row of one table: "the table row" every tables service locks first.
 
-    `version` counts the table's events (HandEvent.version); clients resync from it."""
+    `version` counts the table's events (HandEvent.version); clients resync from it.
+    `hand_moved_version` is the version of the current hand's last event that changed the hand
+    (every hand event but a deadline extension): an action decided on an earlier version is
+    stale, one decided after it is not, whatever table events (seating, top-ups) came since."""
 
     table = models.OneToOneField(TableConfig, on_delete=models.CASCADE, primary_key=True,
                                  related_name="state")
@@ -337,6 +340,7 @@ class TableState(models.Model):
                              related_name="+", help_text="The current or last hand.")
     hands_dealt = models.PositiveIntegerField(default=0)
     next_hand_at = models.DateTimeField(null=True, blank=True)
+    hand_moved_version = models.BigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.table_id} v{self.version}"

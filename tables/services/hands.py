@@ -5,6 +5,7 @@ schedules its side effects (broadcast, timers) with `transaction.on_commit`."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -28,7 +29,6 @@ from tables.engine import (
 from tables.errors import TableError
 from tables.models import (
     Hand,
-    HandEvent,
     HandSummary,
     Seat,
     SeatStatus,
@@ -38,7 +38,6 @@ from tables.models import (
 )
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
-from tables.services.rows import row_update
 
 TIMER_SLACK = datetime.timedelta(seconds=1)
 PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
@@ -136,7 +135,6 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         if changed:  # usually none: regulars are already playing, owing nothing
             Seat.objects.bulk_update(changed, ["post_bb", "missed_blinds", "status"])
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
-        ts.save(update_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
         log.hand = hand
         names = {s.number: s.player.table_name for s in dealt}
         first, rest = events[0], events[1:]
@@ -148,7 +146,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
                          "stack": p.start_stack} for p in state.players],
         })
         log.add_engine(rest, owners_of(state))
-        _after_engine(ts, hand, state, log, now)
+        _after_engine(ts, hand, state, log, now,
+                      table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
         return hand
 
 
@@ -188,10 +187,6 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
         return _after_engine(ts, hand, state, log, timezone.now())
 
 
-# Events recorded with the hand that change nothing a decision depends on.
-NOT_HAND_PROGRESS = ("deadline_extended",)
-
-
 def _hand_moved_since(ts: TableState, version: int) -> bool:
     """Did the current hand change after table version `version` (or is `version` from the
     future)? Needs the table lock."""
@@ -199,8 +194,7 @@ def _hand_moved_since(ts: TableState, version: int) -> bool:
         return False
     if version > ts.version or ts.hand is None:
         return True
-    return (HandEvent.objects.filter(table_id=ts.pk, hand_id=ts.hand_id, version__gt=version)
-            .exclude(type__in=NOT_HAND_PROGRESS).exists())
+    return version < ts.hand_moved_version
 
 
 def hand_timeout(*, hand_id: int, version: int) -> bool:
@@ -333,15 +327,17 @@ def _arm_timer(hand: Hand, now: datetime.datetime) -> bool:
 
 
 def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
-                  now: datetime.datetime) -> list[dict[str, Any]]:
-    """Save the engine's new state, then finish the hand or start the next turn's timer."""
+                  now: datetime.datetime, *, table_fields: Sequence[str] = ()
+                  ) -> list[dict[str, Any]]:
+    """Save the engine's new state (and the table row's `table_fields`), then finish the hand
+    or start the next turn's timer."""
     if not hand.players_saw_flop and state.flop_seen:
         hand.players_saw_flop = sum(1 for p in state.players if not p.folded)
     hand.state = state.to_json()
     hand.version = state.version
     table = ts.table
     if state.is_over:
-        return _hand_finish(ts, hand, state, log, now)
+        return _hand_finish(ts, hand, state, log, now, table_fields=table_fields)
     seat = state.to_act_seat
     if seat is None:  # the engine always names someone until the hand is over
         hand.deadline = None
@@ -355,13 +351,13 @@ def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
         log.add(turn, private_for=owners_of(state)[seat],
                 private={**turn, "legal": la.to_json() if la else None})
         _arm_timer(hand, now)
-    row_update(hand, ["state", "version", "deadline", "bonus_used", "players_saw_flop",
-                      "timer_at"])
-    return log.flush()
+    return log.flush(hand_fields=["state", "version", "deadline", "bonus_used",
+                                  "players_saw_flop", "timer_at"], table_fields=table_fields)
 
 
 def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
-                 now: datetime.datetime) -> list[dict[str, Any]]:
+                 now: datetime.datetime, *, table_fields: Sequence[str] = ()
+                 ) -> list[dict[str, Any]]:
     """Settle the finished hand in the same transaction as its final state: stacks and rake
     through the cashier, a HandSummary for the lobby, leavers cashed out, next hand timed."""
     table = ts.table
@@ -373,8 +369,6 @@ def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
     hand.finished_at, hand.deadline, hand.seed = now, None, state.seed or ""
-    hand.save(update_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
-                             "seed"])
     HandSummary.objects.create(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
         players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,
@@ -396,8 +390,9 @@ def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
             seat.save(update_fields=["status", "post_bb", "sat_out_at"])
             log.add({"type": "status", "seat": seat.number, "status": seat.status,
                      "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds})
-    ts.save(update_fields=["next_hand_at"])
-    events = log.flush()
+    events = log.flush(
+        hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at", "seed"],
+        table_fields=[*table_fields, "next_hand_at"])
     schedule_next_hand(ts)  # after the broadcast's hook: a hand due now is dealt in that hook
     return events
 

@@ -1,13 +1,17 @@
 """Recording table events: the next per-table versions, HandEvent rows, broadcast on commit."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
 from tables.groups import events_broadcast
 from tables.models import Hand, HandEvent, TableState
-from tables.services.rows import events_insert, row_update
+from tables.services.rows import events_insert_statement, statements_run, update_statement
+
+# Events recorded with the hand that change nothing a decision depends on.
+NOT_HAND_PROGRESS = frozenset(("deadline_extended",))
 
 
 class EventLog:
@@ -35,16 +39,27 @@ class EventLog:
                 public = {k: v for k, v in clean.items() if k != "cards"}
                 self.add(public, private_for=owners.get(to_seat), private=clean)
 
-    def flush(self) -> list[dict[str, Any]]:
+    def flush(self, *, hand_fields: Sequence[str] = (),
+              table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Store the events under the next versions, save the table's version, broadcast on
-        commit. Needs the table lock (the caller holds it)."""
-        if not self.items:
-            return []
+        commit. `hand_fields` / `table_fields`: the hand's and the table row's other changed
+        fields, written in the same round trip. Needs the table lock (the caller holds it)."""
         state = self.state
+        statements = []
+        if hand_fields:
+            statements.append(update_statement(self.hand, hand_fields))
+        if not self.items:
+            if table_fields:
+                statements.append(update_statement(state, table_fields))
+            statements_run(statements)
+            return []
         rows, sent = [], []
         hand_id = self.hand.pk if self.hand is not None else None
+        moved = state.hand_moved_version
         for event, private_for, private in self.items:
             state.version += 1
+            if hand_id is not None and event["type"] not in NOT_HAND_PROGRESS:
+                state.hand_moved_version = state.version
             rows.append(HandEvent(
                 table_id=state.table_id, version=state.version, hand_id=hand_id,
                 type=event["type"], payload=event, recipient_id=private_for,
@@ -52,8 +67,11 @@ class EventLog:
             ))
             sent.append({"version": state.version, "event": event, "private_for": private_for,
                          "private": private})
-        events_insert(rows)
-        row_update(state, ["version"])
+        statements.append(events_insert_statement(rows))
+        if state.hand_moved_version != moved:
+            table_fields = ["hand_moved_version", *table_fields]
+        statements.append(update_statement(state, ["version", *table_fields]))
+        statements_run(statements)
         self.items = []
         table_id = state.table_id
         transaction.on_commit(lambda: events_broadcast(table_id=table_id, items=sent))

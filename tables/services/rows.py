@@ -93,10 +93,11 @@ def _prepared(obj: Model, names: Iterable[str]) -> tuple[list[str], list[Any]]:
     return columns, values
 
 
-def events_insert(events: list[HandEvent]) -> None:
+Statement = tuple[str, list[Any]]
+
+
+def events_insert_statement(events: list[HandEvent]) -> Statement:
     """One multi-row INSERT (ids are not read back: nothing needs them)."""
-    if not events:
-        return
     names = [f.name for f in HandEvent._meta.concrete_fields if not f.primary_key]
     for e in events:
         for f in HandEvent._meta.concrete_fields:
@@ -107,17 +108,38 @@ def events_insert(events: list[HandEvent]) -> None:
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
     sql = (f"INSERT INTO {HandEvent._meta.db_table} ({', '.join(columns)}) "
            f"VALUES {', '.join([one] * len(rows))}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [v for _, values in rows for v in values])
+    return sql, [v for _, values in rows for v in values]
 
 
-def row_update(obj: Model, names: Sequence[str]) -> None:
+def update_statement(obj: Model, names: Sequence[str]) -> Statement:
     """UPDATE the named fields of `obj` by primary key (what save(update_fields=...) does,
     without signals, which these models do not use)."""
-    columns, values = _prepared(obj, names)
+    columns, values = _prepared(obj, dict.fromkeys(names))
     pk = obj._meta.pk
     sets = ", ".join(f"{c} = %s" for c in columns)
     sql = (f"UPDATE {obj._meta.db_table} SET {sets} "
            f"WHERE {connection.ops.quote_name(pk.column)} = %s")
+    return sql, [*values, pk.get_db_prep_value(obj.pk, connection)]
+
+
+def statements_run(statements: Sequence[Statement]) -> None:
+    """Run writes whose results nobody reads. On PostgreSQL they travel as one statement (each
+    but the last in a data-modifying WITH clause, which runs to completion whether read or
+    not), so an action's writes cost one round trip; elsewhere one after the other. They
+    must not touch the same row twice (PostgreSQL would apply only one of the changes)."""
+    if len(statements) > 1 and connection.vendor == "postgresql":
+        *first, last = statements
+        sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
+        statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, pk.get_db_prep_value(obj.pk, connection)])
+        for sql, params in statements:
+            cursor.execute(sql, params)
+
+
+def events_insert(events: list[HandEvent]) -> None:
+    if events:
+        statements_run([events_insert_statement(events)])
+
+
+def row_update(obj: Model, names: Sequence[str]) -> None:
+    statements_run([update_statement(obj, names)])
