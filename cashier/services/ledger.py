@@ -24,8 +24,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError, connection, transaction
+from django.db.models import BigIntegerField, Case, F, Q, Value, When
+from django.utils import timezone
 
 from cashier.errors import CashierError
 from cashier.models import (
@@ -67,6 +68,35 @@ def escrow_account(*, table: TableConfig) -> LedgerAccount:
 def system_account(*, kind: str, currency: str) -> LedgerAccount:
     """The room's world, house or pending-withdrawal account for a currency."""
     return _account_get_or_create(kind=kind, currency=currency, user=None, table=None)
+
+
+AccountLookup = tuple[str, str, int | None, int | None]  # kind, currency, user id, table id
+
+
+def wallet_lookup(*, user_id: int, currency: str) -> AccountLookup:
+    return (AccountKind.WALLET, currency, user_id, None)
+
+
+def escrow_lookup(*, table: TableConfig) -> AccountLookup:
+    return (AccountKind.ESCROW, table.currency, None, table.pk)
+
+
+def system_lookup(*, kind: str, currency: str) -> AccountLookup:
+    return (kind, currency, None, None)
+
+
+def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
+    """The accounts of `lookups`, in that order, read in one query (without row locks) and
+    created on first use, as `_account_get_or_create` does for one."""
+    wanted = [dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True))
+              for lookup in lookups]
+    query = Q()
+    for lookup in wanted:
+        query |= Q(**lookup)
+    found = {(a.kind, a.currency, a.user_id, a.table_id): a
+             for a in LedgerAccount.objects.filter(query)}
+    return [found.get(lookup) or _account_get_or_create(**wanted[n])
+            for n, lookup in enumerate(lookups)]
 
 
 def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
@@ -120,8 +150,11 @@ def ledger_post(
     LedgerEntry.objects.bulk_create(
         [LedgerEntry(transaction=tx, account=account, amount=amount) for account, amount in entries]
     )
+    LedgerAccount.objects.filter(pk__in=[account.pk for account, _ in entries]).update(
+        balance=F("balance") + Case(*[When(pk=account.pk, then=Value(amount))
+                                      for account, amount in entries],
+                                    output_field=BigIntegerField()))
     for account, amount in entries:
-        LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
         account.balance += amount
     return tx
 
@@ -145,14 +178,8 @@ def idempotent_run(
         raise CashierError("missing_idempotency_key", "The request has no valid idempotency key.")
     fingerprint = _fingerprint(operation, params)
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    key=key, operation=operation, fingerprint=fingerprint
-                )
-        except IntegrityError:
-            record = None
-        if record is None:
+        record_id = _claim(key=key, operation=operation, fingerprint=fingerprint)
+        if record_id is None:
             first = IdempotencyRecord.objects.get(key=key)
             if first.operation != operation or first.fingerprint != fingerprint:
                 raise CashierError(
@@ -162,8 +189,28 @@ def idempotent_run(
                 )
             return first.result
         result = apply()
-        IdempotencyRecord.objects.filter(pk=record.pk).update(result=result)
+        IdempotencyRecord.objects.filter(pk=record_id).update(result=result)
         return result
+
+
+def _claim(*, key: str, operation: str, fingerprint: str) -> int | None:
+    """Insert the idempotency record unless its key exists: the new record's id, or None. One
+    statement (INSERT ... ON CONFLICT DO NOTHING, PostgreSQL and SQLite 3.35+): a concurrent
+    claim of the same key waits for the first to commit (then finds it) or roll back."""
+    meta = IdempotencyRecord._meta
+    values = {"key": key, "operation": operation, "fingerprint": fingerprint, "result": {},
+              "created_at": timezone.now()}
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in values)
+    params = [meta.get_field(name).get_db_prep_save(value, connection)
+              for name, value in values.items()]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+            f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({quote(meta.get_field('key').column)})"
+            f" DO NOTHING RETURNING {quote(meta.pk.column)}", params)
+        row = cursor.fetchone()
+    return row[0] if row is not None else None
 
 
 # A generic transfer (admin corrections, benchmarks, tests) ------------------------------------

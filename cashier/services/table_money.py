@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import Case, F, IntegerField, Sum, Value, When
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -30,12 +30,15 @@ from cashier.models import (
 )
 from cashier.money import money_format
 from cashier.services.ledger import (
+    accounts_find,
     accounts_lock,
     escrow_account,
+    escrow_lookup,
     idempotent_run,
     ledger_post,
-    system_account,
+    system_lookup,
     wallet_account,
+    wallet_lookup,
 )
 from cashier.services.responsible import exclusion_check
 from tables.models import Currency, Seat, Structure, TableConfig
@@ -52,14 +55,16 @@ def _pending_top_ups(seat_id: int) -> int:
 
 
 class _MoneyIn:
-    """What a buy-in or a top-up works on, locked in the cashier's order."""
+    """What a buy-in or a top-up works on, locked in the cashier's order. The seat's table is
+    the one the caller loaded under its table lock, if it did (`seat.table`)."""
 
     def __init__(self, seat: Seat, *, action: str) -> None:
-        self.table = TableConfig.objects.get(pk=seat.table_id)
-        self.player = seat.player
+        self.table = seat.table
+        self.player = seat.player_id
         exclusion_check(user=self.player, action=action)
-        wallet = wallet_account(user=self.player, currency=self.table.currency)
-        escrow = escrow_account(table=self.table)
+        wallet, escrow = accounts_find([wallet_lookup(user_id=self.player,
+                                                      currency=self.table.currency),
+                                        escrow_lookup(table=self.table)])
         locked = accounts_lock([wallet, escrow])
         self.wallet, self.escrow = locked[wallet.pk], locked[escrow.pk]
         self.seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
@@ -145,6 +150,7 @@ def top_up(*, seat: Seat, amount: int, idempotency_key: str) -> PendingTopUp:
     Refusals: `invalid_amount`, `self_excluded`, `above_max_buy_in`, `insufficient_funds`.
     Locks: idempotency record, wallet + escrow accounts (ascending id), then the seat."""
     _positive(amount)
+    created: list[PendingTopUp] = []
 
     def apply() -> dict[str, Any]:
         money_in = _MoneyIn(seat, action="add chips at a table")
@@ -158,19 +164,19 @@ def top_up(*, seat: Seat, amount: int, idempotency_key: str) -> PendingTopUp:
             )
         tx = money_in.post(kind=TransactionKind.TOP_UP, amount=amount)
         row = PendingTopUp.objects.create(
-            table=table, player=player, seat=money_in.seat, amount=amount,
+            table=table, player_id=player, seat=money_in.seat, amount=amount,
             status=TopUpStatus.PENDING, transaction=tx,
         )
+        created.append(row)
         return {"top_up_id": row.pk}
 
     result = idempotent_run(
         key=idempotency_key, operation="top_up", apply=apply,
         params={"seat": seat.pk, "amount": amount},
     )
-    return PendingTopUp.objects.get(pk=result["top_up_id"])
+    return created[0] if created else PendingTopUp.objects.get(pk=result["top_up_id"])
 
 
-@transaction.atomic
 def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
     """Add the pending top-ups to their seats (call when a hand starts). A stack that grew
     meanwhile takes only what fits under the maximum; the rest goes back to the wallet.
@@ -182,10 +188,17 @@ def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
     )
     if not waiting:
         return []
-    escrow = escrow_account(table=table)
-    players = _users(player_id for _, _, player_id in waiting)
-    wallets = {pk: wallet_account(user=user, currency=table.currency) for pk, user in players.items()}
-    locked = accounts_lock([escrow, *wallets.values()])
+    with transaction.atomic():
+        return _top_ups_apply(table, waiting)
+
+
+def _top_ups_apply(table: TableConfig, waiting: list[tuple[int, int, int]]) -> list[PendingTopUp]:
+    players = sorted({player_id for _, _, player_id in waiting})
+    escrow, *wallet_rows = accounts_find([
+        escrow_lookup(table=table),
+        *[wallet_lookup(user_id=pk, currency=table.currency) for pk in players]])
+    wallets = dict(zip(players, wallet_rows, strict=True))
+    locked = accounts_lock([escrow, *wallet_rows])
     seats = {
         s.pk: s for s in Seat.objects.select_for_update(no_key=True)
         .filter(pk__in=sorted({seat_id for _, seat_id, _ in waiting})).order_by("pk")
@@ -205,23 +218,22 @@ def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
         if refund:
             ledger_post(
                 kind=TransactionKind.TOP_UP_REFUND, currency=table.currency,
-                user=row.player, table=table, memo="Above the maximum buy-in at hand start",
+                user=row.player_id, table=table, memo="Above the maximum buy-in at hand start",
                 legs=[(locked[escrow.pk], -refund), (locked[wallets[row.player_id].pk], refund)],
             )
         row.status = TopUpStatus.APPLIED if row.applied_amount else TopUpStatus.REFUNDED
         row.settled_at = now
         row.save(update_fields=["applied_amount", "status", "settled_at"])
-    for seat_id, amount in sorted(added.items()):
-        if amount:
-            Seat.objects.filter(pk=seat_id).update(chips=F("chips") + amount)
+    _chips_add({seat_id: amount for seat_id, amount in added.items() if amount})
     return rows
 
 
-def _users(ids: Any) -> dict[int, Any]:
-    from django.contrib.auth import get_user_model
-
-    wanted = sorted(set(ids))
-    return {user.pk: user for user in get_user_model().objects.filter(pk__in=wanted)}
+def _chips_add(amounts: dict[int, int]) -> None:
+    """Add to the seats' stacks in one UPDATE (seat id → amount, none zero)."""
+    if amounts:
+        Seat.objects.filter(pk__in=sorted(amounts)).update(chips=F("chips") + Case(
+            *[When(pk=pk, then=Value(amount)) for pk, amount in amounts.items()],
+            output_field=IntegerField()))
 
 
 def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
@@ -280,9 +292,11 @@ def settle_hand(
             "unbalanced_hand", "A hand's results plus its rake must add up to zero."
         )
 
+    created: list[HandSettlement] = []
+
     def apply() -> dict[str, Any]:
-        escrow = escrow_account(table=table)
-        house = system_account(kind=AccountKind.HOUSE, currency=table.currency)
+        escrow, house = accounts_find([escrow_lookup(table=table), system_lookup(
+            kind=AccountKind.HOUSE, currency=table.currency)])
         locked = accounts_lock([escrow, house])
         seats = list(
             Seat.objects.select_for_update(no_key=True).filter(pk__in=sorted(clean), table=table)
@@ -294,9 +308,7 @@ def settle_hand(
             if seat.chips + clean[seat.pk] < 0:
                 raise CashierError("negative_stack", f"Seat {seat.number} cannot lose more "
                                    "than its stack.")
-        for seat in seats:
-            if clean[seat.pk]:
-                Seat.objects.filter(pk=seat.pk).update(chips=F("chips") + clean[seat.pk])
+        _chips_add({pk: delta for pk, delta in clean.items() if delta})
         tx = None
         if rake:
             tx = ledger_post(
@@ -308,10 +320,11 @@ def settle_hand(
             table=table, hand_id=hand_id, rake=rake, transaction=tx,
             deltas={str(k): v for k, v in sorted(clean.items())},
         )
+        created.append(row)
         return {"settlement_id": row.pk}
 
     result = idempotent_run(
         key=f"settle_hand:{table.pk}:{hand_id}", operation="settle_hand", apply=apply,
         params={"deltas": {str(k): v for k, v in sorted(clean.items())}, "rake": rake},
     )
-    return HandSettlement.objects.get(pk=result["settlement_id"])
+    return created[0] if created else HandSettlement.objects.get(pk=result["settlement_id"])

@@ -187,6 +187,7 @@ def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: st
     with transaction.atomic():
         ts = table_lock(table_id)
         seat = _seat_of(ts, user_id)
+        seat.table = ts.table  # read under the table lock: the cashier need not read it again
         try:
             row = top_up(seat=seat, amount=amount, idempotency_key=idempotency_key)
         except CashierError as e:
