@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 
 from tables.groups import events_broadcast
-from tables.models import Hand, HandEvent, TableState
+from tables.models import Hand, TableState
 from tables.services.rows import events_insert_statement, statements_run, update_statement
 
 # Events recorded with the hand that change nothing a decision depends on.
@@ -60,11 +60,9 @@ class EventLog:
             state.version += 1
             if hand_id is not None and event["type"] not in NOT_HAND_PROGRESS:
                 state.hand_moved_version = state.version
-            rows.append(HandEvent(
-                table_id=state.table_id, version=state.version, hand_id=hand_id,
-                type=event["type"], payload=event, recipient_id=private_for,
-                private_payload=private,
-            ))
+            rows.append({"table": state.table_id, "version": state.version, "hand": hand_id,
+                         "type": event["type"], "payload": event, "recipient": private_for,
+                         "private_payload": private})
             sent.append({"version": state.version, "event": event, "private_for": private_for,
                          "private": private})
         statements.append(events_insert_statement(rows))

@@ -10,116 +10,151 @@ Everything else stays on the ORM."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Model
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, Model
+from django.utils import timezone
 
 from tables.models import Hand, HandEvent, TableConfig, TableState
 
 _local = threading.local()
 
 
-def _columns(model: type[Model]) -> tuple[list[Any], list[list[tuple[Callable, Any]]]]:
-    """The model's concrete fields and, per field, the converters a database value goes through
-    (bound to this thread's connection, so worked out once per thread and connection)."""
-    wrapper = connections[DEFAULT_DB_ALIAS]
-    if getattr(_local, "wrapper", None) is not wrapper:
-        _local.wrapper, _local.columns = wrapper, {}
-    found = _local.columns.get(model)
+@dataclass(frozen=True)
+class _Table:
+    """A model's concrete fields as this connection reads and writes them: worked out once per
+    thread and connection, so an action pays for none of it."""
+
+    fields: list[Field]
+    attnames: list[str]
+    converters: list[list[tuple[Callable, Any]]]  # per field: what a database value goes through
+    columns: dict[str, tuple[str, Field]]  # field name → (quoted column, field)
+    name: str  # quoted table name
+
+    def select_list(self, alias: str) -> str:
+        return ", ".join(f"{alias}.{self.columns[f.name][0]}" for f in self.fields)
+
+
+def _conn() -> BaseDatabaseWrapper:
+    """The thread's connection, looked up once per call (each `connection.x` through Django's
+    proxy costs a thread-local lookup)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _table(conn: BaseDatabaseWrapper, model: type[Model]) -> _Table:
+    if getattr(_local, "wrapper", None) is not conn:
+        _local.wrapper, _local.tables, _local.sql = conn, {}, {}
+    found = _local.tables.get(model)
     if found is None:
         fields = list(model._meta.concrete_fields)
         converters = []
         for f in fields:
             col = f.get_col(model._meta.db_table)
             converters.append([(c, col) for c in
-                               wrapper.ops.get_db_converters(col) + f.get_db_converters(wrapper)])
-        found = _local.columns[model] = (fields, converters)
+                               conn.ops.get_db_converters(col) + f.get_db_converters(conn)])
+        quote = conn.ops.quote_name
+        found = _local.tables[model] = _Table(
+            fields=fields, attnames=[f.attname for f in fields], converters=converters,
+            columns={f.name: (quote(f.column), f) for f in fields},
+            name=quote(model._meta.db_table))
     return found
 
 
-def _select_list(model: type[Model], alias: str) -> str:
-    fields, _ = _columns(model)
-    quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
+def _sql(conn: BaseDatabaseWrapper, key: Any, build: Callable[[], str]) -> str:
+    """A fixed statement's text, built once per thread and connection."""
+    _table(conn, Hand)  # resets the caches when the connection changed
+    text = _local.sql.get(key)
+    if text is None:
+        text = _local.sql[key] = build()
+    return text
 
 
-def _instance(model: type[Model], row: Sequence[Any]) -> Model:
-    fields, converters = _columns(model)
+def _instance(conn: BaseDatabaseWrapper, model: type[Model], row: Sequence[Any]) -> Model:
+    meta = _table(conn, model)
     values = []
-    for value, pairs in zip(row, converters, strict=True):
+    for value, pairs in zip(row, meta.converters, strict=True):
         for convert, col in pairs:
-            value = convert(value, col, connection)
+            value = convert(value, col, conn)
         values.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
+    return model.from_db(conn.alias, meta.attnames, values)
 
 
 def table_row_lock(table_id: int) -> TableState | None:
     """The table's runtime row with its config loaded, locked (FOR UPDATE on PostgreSQL; on
     SQLite the IMMEDIATE transaction already holds the write lock). None if it does not exist."""
-    width = len(_columns(TableState)[0])
-    lock = " FOR UPDATE OF ts" if connection.features.has_select_for_update_of else ""
-    sql = (f"SELECT {_select_list(TableState, 'ts')}, {_select_list(TableConfig, 'tc')} "
-           f"FROM {TableState._meta.db_table} ts JOIN {TableConfig._meta.db_table} tc "
-           f"ON tc.id = ts.table_id WHERE ts.table_id = %s{lock}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
+    conn = _conn()
+
+    def build() -> str:
+        ts, tc = _table(conn, TableState), _table(conn, TableConfig)
+        lock = " FOR UPDATE OF ts" if conn.features.has_select_for_update_of else ""
+        return (f"SELECT {ts.select_list('ts')}, {tc.select_list('tc')} FROM {ts.name} ts "
+                f"JOIN {tc.name} tc ON tc.id = ts.table_id WHERE ts.table_id = %s{lock}")
+
+    with conn.cursor() as cursor:
+        cursor.execute(_sql(conn, "table_row_lock", build), [table_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    state = _instance(TableState, row[:width])
-    state.table = _instance(TableConfig, row[width:])
+    width = len(_table(conn, TableState).fields)
+    state = _instance(conn, TableState, row[:width])
+    state.table = _instance(conn, TableConfig, row[width:])
     return state
 
 
 def hand_get(hand_id: int) -> Hand:
-    sql = f"SELECT {_select_list(Hand, 'h')} FROM {Hand._meta.db_table} h WHERE h.id = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [hand_id])
+    conn = _conn()
+
+    def build() -> str:
+        h = _table(conn, Hand)
+        return f"SELECT {h.select_list('h')} FROM {h.name} h WHERE h.id = %s"
+
+    with conn.cursor() as cursor:
+        cursor.execute(_sql(conn, "hand_get", build), [hand_id])
         row = cursor.fetchone()
     if row is None:
         raise Hand.DoesNotExist(f"no hand {hand_id}")
-    return _instance(Hand, row)
-
-
-def _prepared(obj: Model, names: Iterable[str]) -> tuple[list[str], list[Any]]:
-    quote = connection.ops.quote_name
-    columns, values = [], []
-    for name in names:
-        field = obj._meta.get_field(name)
-        columns.append(quote(field.column))
-        values.append(field.get_db_prep_save(getattr(obj, field.attname), connection))
-    return columns, values
+    return _instance(conn, Hand, row)
 
 
 Statement = tuple[str, list[Any]]
 
 
-def events_insert_statement(events: list[HandEvent]) -> Statement:
-    """One multi-row INSERT (ids are not read back: nothing needs them)."""
-    names = [f.name for f in HandEvent._meta.concrete_fields if not f.primary_key]
-    for e in events:
-        for f in HandEvent._meta.concrete_fields:
-            if getattr(f, "auto_now_add", False) and getattr(e, f.attname) is None:
-                f.pre_save(e, add=True)
-    rows = [_prepared(e, names) for e in events]
-    columns = rows[0][0]
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    sql = (f"INSERT INTO {HandEvent._meta.db_table} ({', '.join(columns)}) "
-           f"VALUES {', '.join([one] * len(rows))}")
-    return sql, [v for _, values in rows for v in values]
+def events_insert_statement(events: list[dict[str, Any]]) -> Statement:
+    """One multi-row INSERT of HandEvent rows given as {field name: value} (every field but
+    the id and `created_at`, which is now); ids are not read back: nothing needs them."""
+    conn = _conn()
+    meta = _table(conn, HandEvent)
+    names = [f.name for f in meta.fields if not f.primary_key and f.name != "created_at"]
+    created_at = meta.columns["created_at"][1].get_db_prep_save(timezone.now(), conn)
+    params: list[Any] = []
+    for event in events:
+        for name in names:
+            params.append(meta.columns[name][1].get_db_prep_save(event[name], conn))
+        params.append(created_at)
+    one = "(" + ", ".join(["%s"] * (len(names) + 1)) + ")"
+    columns = ", ".join(meta.columns[name][0] for name in [*names, "created_at"])
+    return (f"INSERT INTO {meta.name} ({columns}) VALUES {', '.join([one] * len(events))}",
+            params)
 
 
 def update_statement(obj: Model, names: Sequence[str]) -> Statement:
     """UPDATE the named fields of `obj` by primary key (what save(update_fields=...) does,
     without signals, which these models do not use)."""
-    columns, values = _prepared(obj, dict.fromkeys(names))
+    conn = _conn()
+    meta = _table(conn, type(obj))
+    names = list(dict.fromkeys(names))
+    sets, values = [], []
+    for name in names:
+        column, field = meta.columns[name]
+        sets.append(f"{column} = %s")
+        values.append(field.get_db_prep_save(getattr(obj, field.attname), conn))
     pk = obj._meta.pk
-    sets = ", ".join(f"{c} = %s" for c in columns)
-    sql = (f"UPDATE {obj._meta.db_table} SET {sets} "
-           f"WHERE {connection.ops.quote_name(pk.column)} = %s")
-    return sql, [*values, pk.get_db_prep_value(obj.pk, connection)]
+    sql = f"UPDATE {meta.name} SET {', '.join(sets)} WHERE {meta.columns[pk.name][0]} = %s"
+    return sql, [*values, pk.get_db_prep_value(obj.pk, conn)]
 
 
 def statements_run(statements: Sequence[Statement]) -> None:
@@ -127,19 +162,12 @@ def statements_run(statements: Sequence[Statement]) -> None:
     but the last in a data-modifying WITH clause, which runs to completion whether read or
     not), so an action's writes cost one round trip; elsewhere one after the other. They
     must not touch the same row twice (PostgreSQL would apply only one of the changes)."""
-    if len(statements) > 1 and connection.vendor == "postgresql":
+    conn = _conn()
+    if len(statements) > 1 and conn.vendor == "postgresql":
         *first, last = statements
         sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
         statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
-    with connection.cursor() as cursor:
+    with conn.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
 
-
-def events_insert(events: list[HandEvent]) -> None:
-    if events:
-        statements_run([events_insert_statement(events)])
-
-
-def row_update(obj: Model, names: Sequence[str]) -> None:
-    statements_run([update_statement(obj, names)])
