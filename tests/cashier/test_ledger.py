@@ -208,3 +208,23 @@ def test_audit_ledger_exits_non_zero_when_a_balance_disagrees_with_its_entries(
     err = capsys.readouterr().err
     assert "balance 2600 != entries 2500" in err
     assert "REAL balances sum to 100, not 0" in err
+
+
+def test_accounts_find_reads_several_accounts_at_once_and_opens_missing_ones(make_player, make_table):
+    from cashier.services.ledger import accounts_find, escrow_lookup, system_lookup, wallet_lookup
+
+    ann = make_player("ann", real=5_000)
+    table = make_table()
+    wallet = wallet_account(user=ann, currency=Currency.REAL)
+    assert not LedgerAccount.objects.filter(kind=AccountKind.HOUSE, currency="PLAY").exists()
+
+    found = accounts_find([system_lookup(kind=AccountKind.HOUSE, currency="PLAY"),
+                           wallet_lookup(user_id=ann.pk, currency=Currency.REAL),
+                           escrow_lookup(table=table)])
+
+    house, same_wallet, escrow = found  # in the order asked for
+    assert same_wallet.pk == wallet.pk and same_wallet.balance == 5_000
+    assert (house.kind, house.currency, house.user_id, house.table_id) == ("house", "PLAY",
+                                                                            None, None)
+    assert (escrow.kind, escrow.table_id) == (AccountKind.ESCROW, table.pk)
+    assert [a.pk for a in accounts_find([escrow_lookup(table=table)])] == [escrow.pk]

@@ -397,3 +397,24 @@ async def test_through_the_real_asgi_stack_cookies_identify_the_player(
     assert not (await foreign.connect(timeout=5))[0]
     for comm in (logged_in, anonymous):
         await comm.disconnect()
+
+
+async def test_an_event_for_a_socket_that_just_closed_is_dropped_quietly():
+    """A broadcast can reach a consumer after its socket closed but before the disconnect is
+    handled: the server refuses the write; the consumer notes it and sends nothing more."""
+    from tables.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.table_id, consumer.closed = 1, False
+    writes = []
+
+    async def closed_socket(message):
+        writes.append(message)
+        raise RuntimeError("Attempt to send on a closed protocol")
+
+    consumer.base_send = closed_socket
+    await consumer.send_frame('{"type": "event", "version": 1, "event": {}}')
+    await consumer.send_frame('{"type": "event", "version": 2, "event": {}}')
+
+    assert consumer.closed
+    assert writes == [{"type": "websocket.send", "text": '{"type": "event", "version": 1, "event": {}}'}]
