@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import BigIntegerField, Case, F, Q, Value, When
+from django.db.models import BigIntegerField, Case, F, Model, Q, Value, When
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -150,13 +150,19 @@ def ledger_post(
     LedgerEntry.objects.bulk_create(
         [LedgerEntry(transaction=tx, account=account, amount=amount) for account, amount in entries]
     )
-    LedgerAccount.objects.filter(pk__in=[account.pk for account, _ in entries]).update(
-        balance=F("balance") + Case(*[When(pk=account.pk, then=Value(amount))
-                                      for account, amount in entries],
-                                    output_field=BigIntegerField()))
+    amounts_add(LedgerAccount, "balance", {account.pk: amount for account, amount in entries})
     for account, amount in entries:
         account.balance += amount
     return tx
+
+
+def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
+    """Add to field `name` of several rows in one UPDATE (primary key → amount), with F() so
+    the database adds to what is there. Needs the rows locked by the caller."""
+    if amounts:
+        model.objects.filter(pk__in=sorted(amounts)).update(**{name: F(name) + Case(
+            *[When(pk=pk, then=Value(amount)) for pk, amount in amounts.items()],
+            output_field=BigIntegerField())})
 
 
 # Idempotency ----------------------------------------------------------------------------------

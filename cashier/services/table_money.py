@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Sum, Value, When
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -32,6 +32,7 @@ from cashier.money import money_format
 from cashier.services.ledger import (
     accounts_find,
     accounts_lock,
+    amounts_add,
     escrow_account,
     escrow_lookup,
     idempotent_run,
@@ -224,16 +225,8 @@ def _top_ups_apply(table: TableConfig, waiting: list[tuple[int, int, int]]) -> l
         row.status = TopUpStatus.APPLIED if row.applied_amount else TopUpStatus.REFUNDED
         row.settled_at = now
         row.save(update_fields=["applied_amount", "status", "settled_at"])
-    _chips_add({seat_id: amount for seat_id, amount in added.items() if amount})
+    amounts_add(Seat, "chips", {seat_id: amount for seat_id, amount in added.items() if amount})
     return rows
-
-
-def _chips_add(amounts: dict[int, int]) -> None:
-    """Add to the seats' stacks in one UPDATE (seat id → amount, none zero)."""
-    if amounts:
-        Seat.objects.filter(pk__in=sorted(amounts)).update(chips=F("chips") + Case(
-            *[When(pk=pk, then=Value(amount)) for pk, amount in amounts.items()],
-            output_field=IntegerField()))
 
 
 def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
@@ -308,7 +301,7 @@ def settle_hand(
             if seat.chips + clean[seat.pk] < 0:
                 raise CashierError("negative_stack", f"Seat {seat.number} cannot lose more "
                                    "than its stack.")
-        _chips_add({pk: delta for pk, delta in clean.items() if delta})
+        amounts_add(Seat, "chips", {pk: delta for pk, delta in clean.items() if delta})
         tx = None
         if rake:
             tx = ledger_post(

@@ -45,10 +45,16 @@ def _conn() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
-def _table(conn: BaseDatabaseWrapper, model: type[Model]) -> _Table:
+def _cache(conn: BaseDatabaseWrapper) -> Any:
+    """This thread's caches, emptied when its connection changed."""
     if getattr(_local, "wrapper", None) is not conn:
         _local.wrapper, _local.tables, _local.sql = conn, {}, {}
-    found = _local.tables.get(model)
+    return _local
+
+
+def _table(conn: BaseDatabaseWrapper, model: type[Model]) -> _Table:
+    cache = _cache(conn)
+    found = cache.tables.get(model)
     if found is None:
         fields = list(model._meta.concrete_fields)
         converters = []
@@ -57,7 +63,7 @@ def _table(conn: BaseDatabaseWrapper, model: type[Model]) -> _Table:
             converters.append([(c, col) for c in
                                conn.ops.get_db_converters(col) + f.get_db_converters(conn)])
         quote = conn.ops.quote_name
-        found = _local.tables[model] = _Table(
+        found = cache.tables[model] = _Table(
             fields=fields, attnames=[f.attname for f in fields], converters=converters,
             columns={f.name: (quote(f.column), f) for f in fields},
             name=quote(model._meta.db_table))
@@ -66,10 +72,10 @@ def _table(conn: BaseDatabaseWrapper, model: type[Model]) -> _Table:
 
 def _sql(conn: BaseDatabaseWrapper, key: Any, build: Callable[[], str]) -> str:
     """A fixed statement's text, built once per thread and connection."""
-    _table(conn, Hand)  # resets the caches when the connection changed
-    text = _local.sql.get(key)
+    cache = _cache(conn)
+    text = cache.sql.get(key)
     if text is None:
-        text = _local.sql[key] = build()
+        text = cache.sql[key] = build()
     return text
 
 
