@@ -113,6 +113,9 @@ else:
     # table lock, the hand read, the event insert...), so PostgreSQL parses and plans them once.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("ROOM_DB_HEALTH_CHECKS", default=True)
+    # Django's backend with an action's writes sent with its COMMIT and health checks only on
+    # idle connections (pokerroom/postgres/base.py).
+    DATABASES["default"]["ENGINE"] = "pokerroom.postgres"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -16,21 +16,16 @@ from __future__ import annotations
 
 from tables.errors import TableError
 from tables.models import TableConfig, TableState
-from tables.services.rows import hand_get, table_row_lock
+from tables.services.rows import table_row_lock
 
 
 def table_lock(table_id: int) -> TableState:
-    """Lock and return the table's runtime row (with `table` and `hand` loaded), creating it on
-    first use. Call inside `transaction.atomic()`."""
+    """Lock and return the table's runtime row (with `table` and `hand` loaded, the hand as it
+    is under the lock), creating it on first use. Call inside `transaction.atomic()`."""
     state = table_row_lock(table_id)
     if state is None:
         if not TableConfig.objects.filter(pk=table_id).exists():
             raise TableError("no_table", f"There is no table {table_id}.")
         TableState.objects.get_or_create(table_id=table_id)
         state = table_row_lock(table_id)
-    # Read the hand only now that the lock is held. Joined into the locking query, it could come
-    # back as it was before the transaction we waited for changed it (PostgreSQL re-reads only
-    # the locked row after the wait): a hand just started would look absent, a hand just acted
-    # on would look a version old.
-    state.hand = hand_get(state.hand_id) if state.hand_id is not None else None
     return state

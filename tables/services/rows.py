@@ -90,40 +90,42 @@ def _instance(conn: BaseDatabaseWrapper, model: type[Model], row: Sequence[Any])
 
 
 def table_row_lock(table_id: int) -> TableState | None:
-    """The table's runtime row with its config loaded, locked (FOR UPDATE on PostgreSQL; on
-    SQLite the IMMEDIATE transaction already holds the write lock). None if it does not exist."""
+    """The table's runtime row with its config and current hand loaded, locked (FOR UPDATE on
+    PostgreSQL; on SQLite the IMMEDIATE transaction already holds the write lock). None if it
+    does not exist.
+
+    The hand is read by a second statement, once the lock is held: joined into the locking
+    query, it could come back as it was before the transaction we waited for changed it
+    (PostgreSQL re-reads only the locked row after the wait), so a hand just started would look
+    absent and a hand just acted on a version old. (psycopg's pipeline mode could send both in
+    one round trip, but it holds the GIL while it waits for the server, which costs a busy
+    server more than the round trip.)"""
     conn = _conn()
 
-    def build() -> str:
+    def build_lock() -> str:
         ts, tc = _table(conn, TableState), _table(conn, TableConfig)
         lock = " FOR UPDATE OF ts" if conn.features.has_select_for_update_of else ""
         return (f"SELECT {ts.select_list('ts')}, {tc.select_list('tc')} FROM {ts.name} ts "
                 f"JOIN {tc.name} tc ON tc.id = ts.table_id WHERE ts.table_id = %s{lock}")
 
-    with conn.cursor() as cursor:
-        cursor.execute(_sql(conn, "table_row_lock", build), [table_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    width = len(_table(conn, TableState).fields)
-    state = _instance(conn, TableState, row[:width])
-    state.table = _instance(conn, TableConfig, row[width:])
-    return state
-
-
-def hand_get(hand_id: int) -> Hand:
-    conn = _conn()
-
-    def build() -> str:
+    def build_hand() -> str:
         h = _table(conn, Hand)
         return f"SELECT {h.select_list('h')} FROM {h.name} h WHERE h.id = %s"
 
     with conn.cursor() as cursor:
-        cursor.execute(_sql(conn, "hand_get", build), [hand_id])
+        cursor.execute(_sql(conn, "table_row_lock", build_lock), [table_id])
         row = cursor.fetchone()
-    if row is None:
-        raise Hand.DoesNotExist(f"no hand {hand_id}")
-    return _instance(conn, Hand, row)
+        if row is None:
+            return None
+        width = len(_table(conn, TableState).fields)
+        state = _instance(conn, TableState, row[:width])
+        state.table = _instance(conn, TableConfig, row[width:])
+        hand_row = None
+        if state.hand_id is not None:
+            cursor.execute(_sql(conn, "hand_get", build_hand), [state.hand_id])
+            hand_row = cursor.fetchone()
+    state.hand = _instance(conn, Hand, hand_row) if hand_row is not None else None
+    return state
 
 
 Statement = tuple[str, list[Any]]
@@ -166,14 +168,17 @@ def update_statement(obj: Model, names: Sequence[str]) -> Statement:
 def statements_run(statements: Sequence[Statement]) -> None:
     """Run writes whose results nobody reads. On PostgreSQL they travel as one statement (each
     but the last in a data-modifying WITH clause, which runs to completion whether read or
-    not), so an action's writes cost one round trip; elsewhere one after the other. They
-    must not touch the same row twice (PostgreSQL would apply only one of the changes)."""
+    not), sent with the transaction's COMMIT (`pokerroom.postgres`), so an action's writes and
+    its commit cost one round trip; elsewhere one after the other, at once. They must not
+    touch the same row twice (PostgreSQL would apply only one of the changes)."""
     conn = _conn()
-    if len(statements) > 1 and conn.vendor == "postgresql":
-        *first, last = statements
-        sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
-        statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
+    if conn.vendor == "postgresql":
+        if len(statements) > 1:
+            *first, last = statements
+            sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
+            statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
+        conn.writes_defer(statements)
+        return
     with conn.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
-
