@@ -233,6 +233,9 @@ class Bot:
         kind = msg.get("type")
         if kind == "snapshot":
             await self.on_snapshot(msg)
+        elif kind == "events":
+            for one in msg["events"]:
+                await self.handle(one)
         elif kind == "event":
             self.version = msg["version"]
             if self.on_event is not None:

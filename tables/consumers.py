@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tables import services
 from tables.errors import TableError
-from tables.groups import server_loop_use, table_group, user_group
+from tables.groups import batch_frame, server_loop_use, table_group, user_group
 from tables.models import TableConfig
 from tables.selectors import LobbyFilters, lobby_rows
 from tables.snapshots import events_since, table_snapshot
@@ -201,28 +201,32 @@ class TableConsumer(RoomConsumer):
         await self.deliver()
 
     async def deliver(self) -> None:
-        """Send the held events in version order for as long as the next one is here. A batch
-        that arrives early (the broadcasts of two commits in a row can swap on the way) waits
-        GAP_WAIT_SECONDS for the one before it; only then is the gap filled from HandEvent."""
+        """Send the held events in version order for as long as the next one is here, those in
+        a row as one frame (`events`, docs/protocol.md). A batch that arrives early (the
+        broadcasts of two commits in a row can swap on the way) waits GAP_WAIT_SECONDS for the
+        one before it; only then is the gap filled from HandEvent."""
+        frames = []
         while self.version is not None and self.version + 1 in self.ahead:
             item = self.ahead.pop(self.version + 1)
             frame = item["frame"]
             if item.get("private_for") is not None and item["private_for"] == self.user_id:
                 frame = self.private.pop(item["version"], None)
                 if frame is None:  # our own copy went missing: the database has it
+                    await self.send_frame(batch_frame(frames))
                     await self.fill_gap()
                     return
-            await self.send_frame(frame)
+            frames.append(frame)
             self.version = item["version"]
+        await self.send_frame(batch_frame(frames))
         self.forget_delivered()
         if self.ahead and not self.gap_check_due:
             self.gap_check_due = True
             asyncio.get_running_loop().call_later(GAP_WAIT_SECONDS, self.gap_check_ask)
 
-    async def send_frame(self, frame: str) -> None:
+    async def send_frame(self, frame: str | None) -> None:
         """Send a frame already encoded by the broadcaster (`groups.event_frame`). A socket
         that closed meanwhile is not an error: its disconnect is on its way."""
-        if self.closed:
+        if self.closed or frame is None:
             return
         try:
             await self.base_send({"type": "websocket.send", "text": frame})

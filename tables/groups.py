@@ -58,6 +58,15 @@ def event_frame(version: int, event: dict[str, Any]) -> str:
     return json.dumps({"type": "event", "version": version, "event": event})
 
 
+def batch_frame(frames: list[str]) -> str | None:
+    """Consecutive `event` frames as one socket message: the frame itself when alone, else
+    the `events` message of docs/protocol.md (built by joining the encoded frames: one
+    frame per socket and broadcast, and no JSON encoding per socket). None when empty."""
+    if len(frames) < 2:
+        return frames[0] if frames else None
+    return '{"type": "events", "events": [' + ", ".join(frames) + "]}"
+
+
 async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
     layer = get_channel_layer()
     if layer is None:

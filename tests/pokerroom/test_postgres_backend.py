@@ -30,10 +30,9 @@ def sent(captured: CaptureQueriesContext) -> list[str]:
 
 def test_deferred_writes_are_sent_with_the_commit_in_one_query(make_table):
     table = make_table(name="Before")
-    with CaptureQueriesContext(connection) as captured:
-        with transaction.atomic():
-            connection.writes_defer([rename(table, "After")])
-            assert sent(captured) == []  # nothing sent yet
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        connection.writes_defer([rename(table, "After")])
+        assert sent(captured) == []  # nothing sent yet
     [query] = sent(captured)
     assert query.startswith("UPDATE") and query.endswith("; COMMIT")
     assert TableConfig.objects.get(pk=table.pk).name == "After"

@@ -77,6 +77,31 @@ async def test_two_players_sit_and_play_a_hand_to_showdown(play_table, make_play
         await c.close()
 
 
+async def test_one_step_reaches_each_socket_as_one_frame(play_table, make_player):
+    """An action and the turn it passes on are recorded together and arrive as one `events`
+    frame, with the next player's private copy of the turn (his legal actions) inside his."""
+    alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
+    watcher = await Client.open(play_table.pk)
+    players = await seated(play_table, alice, bob)
+    await start(play_table)
+    for c in [*players, watcher]:
+        await c.drain()
+    actor = next(c for c in players if c.my_turn())
+    other = next(c for c in players if c is not actor)
+    marks = {c.name: len(c.wire) for c in [*players, watcher]}
+    await actor.send(type="act", action="call", version=actor.version)
+    for c in [*players, watcher]:
+        await c.until(lambda c=c: len(c.wire) > marks[c.name], what="the step")
+        [frame] = c.wire[marks[c.name]:]
+        assert frame["type"] == "events"
+        kinds = [one["event"]["type"] for one in frame["events"]]
+        versions = [one["version"] for one in frame["events"]]
+        assert kinds == ["action", "turn"] and versions[1] == versions[0] + 1
+        assert ("legal" in frame["events"][1]["event"]) == (c is other)
+    for c in [*players, watcher]:
+        await c.close()
+
+
 async def test_snapshot_shows_own_cards_and_legal_actions_only_to_the_actor(play_table, make_player):
     alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
     players = await seated(play_table, alice, bob)

@@ -20,7 +20,8 @@ application = URLRouter(websocket_urlpatterns)
 class Client:
     def __init__(self, comm: WebsocketCommunicator, user: Any, name: str) -> None:
         self.comm, self.user, self.name = comm, user, name
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []  # as applied: `events` frames unpacked
+        self.wire: list[dict[str, Any]] = []  # as received
         self.version: int | None = None
         self.seat: int | None = None
 
@@ -38,6 +39,13 @@ class Client:
         await self.comm.disconnect()
 
     def take(self, frame: dict[str, Any]) -> None:
+        """Record a frame; an `events` frame is recorded as the `event` frames it holds."""
+        if frame["type"] == "events":
+            assert len(frame["events"]) > 1, frame
+            for one in frame["events"]:
+                assert one["type"] == "event", frame
+                self.take(one)
+            return
         self.frames.append(frame)
         if frame["type"] == "snapshot":
             self.version = frame["version"]
@@ -52,7 +60,9 @@ class Client:
 
     async def drain(self, wait: float = 0.05) -> None:
         while not await self.comm.receive_nothing(timeout=wait, interval=0.01):
-            self.take(await self.comm.receive_json_from(timeout=5))
+            frame = await self.comm.receive_json_from(timeout=5)
+            self.wire.append(frame)
+            self.take(frame)
 
     async def until(self, predicate: Callable[[], bool], timeout: float = 10.0,
                     what: str = "") -> None:

@@ -71,7 +71,9 @@ const client = new TableClient({
 const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say });
 
 function receive(msg) {
-  if (msg.type === "snapshot") {
+  if (msg.type === "events") {
+    msg.events.forEach(receive);
+  } else if (msg.type === "snapshot") {
     const first = !state;
     if (checking && state) { checking(differences(state, msg)); checking = null; }
     state = mergeClientFacts(fromSnapshot(msg), state);
