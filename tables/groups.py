@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from concurrent.futures import Future
+from collections import deque
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -39,18 +39,43 @@ def events_broadcast(*, table_id: int, items: list[dict[str, Any]]) -> None:
     `items`: [{"version", "event", "private_for", "private"}]; a consumer whose user is
     `private_for` uses the private copy it received just before instead of the public one.
 
-    In the server (daphne) the sends are queued on its event loop and the calling service
+    In the server (daphne) the batch is queued for the event loop and the calling service
     thread goes back to work at once: a thread waiting for the loop, which is busy delivering
-    other tables' events, would hold up the next action. Elsewhere (Celery, commands) the
-    sends complete before this returns."""
+    other tables' events, would hold up the next action. One task on the loop sends the queued
+    batches one after the other, in the order they were committed: sent side by side, a batch
+    with private copies (two publishes) was overtaken by the next commit's batch at the same
+    table, and its sockets then saw a gap and read the events from the database. Elsewhere
+    (Celery, commands) the sends complete before this returns."""
     if not items:
         return
     loop = _server_loop
     if loop is not None and loop.is_running():
-        future = asyncio.run_coroutine_threadsafe(_send(table_id, items), loop)
-        future.add_done_callback(_log_failure)
+        loop.call_soon_threadsafe(_outbox_put, table_id, items)
     else:
         async_to_sync(_send)(table_id, items)
+
+
+_outbox: deque[tuple[str, dict[str, Any]]] = deque()
+_outbox_task: asyncio.Task | None = None
+
+
+def _outbox_put(table_id: int, items: list[dict[str, Any]]) -> None:
+    """On the server's loop: queue a batch's messages, and start the sender unless it runs."""
+    global _outbox_task
+    _outbox.extend(_messages(table_id, items))
+    if _outbox_task is None or _outbox_task.done():
+        _outbox_task = asyncio.get_running_loop().create_task(_outbox_send())
+
+
+async def _outbox_send() -> None:
+    """Publish whatever is queued, in order, in one round trip; again while more came."""
+    while _outbox:
+        messages = list(_outbox)
+        _outbox.clear()
+        try:
+            await _publish(messages)
+        except Exception:  # a lost broadcast is a gap the sockets fill from the database
+            logger.exception("broadcast failed (clients will resync from the database)")
 
 
 def event_frame(version: int, event: dict[str, Any]) -> str:
@@ -67,26 +92,50 @@ def batch_frame(frames: list[str]) -> str | None:
     return '{"type": "events", "events": [' + ", ".join(frames) + "]}"
 
 
-async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
+def _messages(table_id: int, items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """(group, message) pairs for a batch: the private copies to their owners first."""
     private: dict[int, list[dict[str, Any]]] = {}
     for item in items:
         if item.get("private_for") is not None:
             private.setdefault(item["private_for"], []).append(
                 {"version": item["version"], "frame": event_frame(item["version"], item["private"])})
-    for user_id, frames in private.items():
-        await layer.group_send(user_group(table_id, user_id),
-                               {"type": "table.private", "events": frames})
-    await layer.group_send(table_group(table_id), {"type": "table.events", "events": [
+    messages = [(user_group(table_id, user_id), {"type": "table.private", "events": frames})
+                for user_id, frames in private.items()]
+    messages.append((table_group(table_id), {"type": "table.events", "events": [
         {"version": i["version"], "frame": event_frame(i["version"], i["event"]),
          "private_for": i.get("private_for")}
         for i in items
-    ]})
+    ]}))
+    return messages
 
 
-def _log_failure(future: Future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("broadcast failed (clients will resync from the database)",
-                     exc_info=future.exception())
+async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
+    await _publish(_messages(table_id, items))
+
+
+async def _publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Group-send `messages` in order. On the Redis pub/sub layer they go out as one pipeline
+    of PUBLISH commands per Redis server (one round trip instead of one per message), under
+    the layer's own per-server lock, so nothing this process publishes can come between
+    them. This uses channels_redis's pub/sub internals (pinned below version 5); another
+    layer gets one `group_send` after the other."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if not hasattr(layer, "_get_layer"):
+        for group, message in messages:
+            await layer.group_send(group, message)
+        return
+    inner = layer._get_layer()
+    by_shard: dict[Any, list[tuple[str, bytes]]] = {}
+    for group, message in messages:
+        channel = inner._get_group_channel_name(group)
+        by_shard.setdefault(inner._get_shard(channel), []).append(
+            (channel, layer.serialize(message)))
+    for shard, published in by_shard.items():
+        async with shard._lock:
+            shard._ensure_redis()
+            async with shard._redis.pipeline(transaction=False) as pipe:
+                for channel, data in published:
+                    pipe.publish(channel, data)
+                await pipe.execute()

@@ -223,6 +223,7 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
             # early): queue the next for the current deadline.
             if _arm_timer(hand, now + TIMER_SLACK):
                 hand.save(update_fields=["timer_at"])
+                _timer_queue(hand)
             return False
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
@@ -310,8 +311,8 @@ def _timer_armed(hand: Hand, now: datetime.datetime) -> bool:
 
 
 def _arm_timer(hand: Hand, now: datetime.datetime) -> bool:
-    """Make sure a timeout task fires by the turn's deadline; the caller saves `timer_at`
-    (True when a task was queued and `timer_at` changed).
+    """Make sure a timeout task fires by the turn's deadline: True when one must be queued
+    (`timer_at` is set; the caller saves it and then calls `_timer_queue`).
 
     One task per hand is outstanding: deadlines only move later, so while the queued task fires
     no later than the current deadline, a new turn queues nothing. When that task finds the
@@ -320,10 +321,17 @@ def _arm_timer(hand: Hand, now: datetime.datetime) -> bool:
     if hand.deadline is None or _timer_armed(hand, now):
         return False
     hand.timer_at = hand.deadline
+    return True
+
+
+def _timer_queue(hand: Hand) -> None:
+    """On commit, queue the timeout task `_arm_timer` asked for. Call after the events are
+    flushed: hooks run in the order they were registered, and queueing a Celery task takes a
+    round trip to the broker that the broadcast should not wait for (a later commit's
+    broadcast at the same table could overtake it, and sockets would see a gap)."""
     hand_id, version, deadline = hand.pk, hand.version, hand.deadline
     transaction.on_commit(lambda: timers.timeout_schedule(
         hand_id=hand_id, version=version, deadline=deadline))
-    return True
 
 
 def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
@@ -350,9 +358,12 @@ def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
         la = legal_actions(state)
         log.add(turn, private_for=owners_of(state)[seat],
                 private={**turn, "legal": la.to_json() if la else None})
-        _arm_timer(hand, now)
-    return log.flush(hand_fields=["state", "version", "deadline", "bonus_used",
-                                  "players_saw_flop", "timer_at"], table_fields=table_fields)
+    armed = _arm_timer(hand, now)
+    events = log.flush(hand_fields=["state", "version", "deadline", "bonus_used",
+                                    "players_saw_flop", "timer_at"], table_fields=table_fields)
+    if armed:
+        _timer_queue(hand)
+    return events
 
 
 def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
