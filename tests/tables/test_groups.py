@@ -1,0 +1,58 @@
+"""Broadcasts over the real Redis channel layer: batches leave a server process in the order
+they were committed, private copies just before their batch, and each socket gets one frame."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.layers import get_channel_layer
+
+from tables import groups
+
+
+@pytest.fixture
+async def listener():
+    """A channel subscribed to table 7's group and to user 3's private group there."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(groups.table_group(7), channel)
+    await layer.group_add(groups.user_group(7, 3), channel)
+    groups.server_loop_use(asyncio.get_running_loop())
+    yield layer, channel
+    groups._server_loop = None
+    await layer.group_discard(groups.table_group(7), channel)
+    await layer.group_discard(groups.user_group(7, 3), channel)
+
+
+def turn_for(user_id: int, version: int) -> dict:
+    return {"version": version, "event": {"type": "turn", "seat": 2}, "private_for": user_id,
+            "private": {"type": "turn", "seat": 2, "legal": {"check": True}}}
+
+
+def action(version: int) -> dict:
+    return {"version": version, "event": {"type": "action", "seat": 1}, "private_for": None,
+            "private": None}
+
+
+async def test_batches_from_service_threads_are_published_in_commit_order(listener):
+    layer, channel = listener
+    # Two commits in a row from service threads: the first carries a private copy (two
+    # publishes), the second does not; the second must not overtake the first.
+    for batch in ([action(1), turn_for(3, 2)], [action(3)], [action(4), turn_for(3, 5)]):
+        await asyncio.to_thread(groups.events_broadcast, table_id=7, items=batch)
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(5)]
+    assert [(m["type"], [e["version"] for e in m["events"]]) for m in got] == [
+        ("table.private", [2]), ("table.events", [1, 2]), ("table.events", [3]),
+        ("table.private", [5]), ("table.events", [4, 5])]
+    private = got[0]["events"][0]["frame"]
+    assert '"legal"' in private and '"legal"' not in got[1]["events"][1]["frame"]
+
+
+def test_consecutive_frames_are_joined_into_one_events_frame():
+    one, two = groups.event_frame(1, {"type": "a"}), groups.event_frame(2, {"type": "b"})
+    assert groups.batch_frame([]) is None
+    assert groups.batch_frame([one]) == one
+    assert json.loads(groups.batch_frame([one, two])) == {"type": "events", "events": [
+        {"type": "event", "version": 1, "event": {"type": "a"}},
+        {"type": "event", "version": 2, "event": {"type": "b"}}]}
