@@ -8,7 +8,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -36,6 +36,8 @@ from tables.models import (
     TableState,
     TimeoutAllIn,
 )
+from tables.services import hot
+from tables.services import log as event_log
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
 
@@ -162,10 +164,15 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
     sent twice. Table events that do not touch the hand (seating, sit out/in, top-ups, someone
     leaving after the hand, a reconnect bonus) do not make it stale. Returns the recorded
     events. Refusals: TableError with the engine's reason or `stale_version`, `no_hand`,
-    `unknown_action`. Locks: the table row (a finishing hand adds the cashier's)."""
+    `unknown_action`. Locks: the table row (a finishing hand adds the cashier's), except for
+    a step in the middle of a hand at a table this process remembers (`_act_hot`)."""
     if action not in PLAYER_ACTIONS:
         raise TableError("unknown_action", f"Unknown action {action!r}: use one of "
                          f"{', '.join(sorted(PLAYER_ACTIONS))}.")
+    sent = _act_hot(table_id=table_id, user_id=user_id, action=action, amount=amount,
+                    expected_version=expected_version)
+    if sent is not None:
+        return sent
     with transaction.atomic():
         ts = table_lock(table_id)
         if expected_version is not None and _hand_moved_since(ts, expected_version):
@@ -185,6 +192,44 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
         log = EventLog(ts, hand)
         log.add_engine(events, owners_of(state))
         return _after_engine(ts, hand, state, log, timezone.now())
+
+
+def _act_hot(*, table_id: int, user_id: int, action: str, amount: int | None,
+             expected_version: int | None) -> list[dict[str, Any]] | None:
+    """The action decided on this process's copy of the table and written in one statement
+    that applies only if the table is still at that copy's version (hot.py). Takes no lock.
+    None, with nothing written, whenever the locked path must decide: no copy, a refusal of
+    any kind (decided afresh under the lock), the hand ending (settlement), or the table
+    having moved on."""
+    entry = hot.get(table_id)
+    if entry is None or connection.in_atomic_block:
+        return None
+    ts, hand = entry.checkout()
+    if expected_version is not None and _hand_moved_since(ts, expected_version):
+        return None
+    state = HandState.from_json(hand.state)
+    seat = next((p.seat for p in state.players if p.player_id == str(user_id)), None)
+    if seat is None:
+        return None
+    try:
+        events = apply_action(state, seat, action, amount)
+    except IllegalAction:
+        return None
+    if state.is_over:
+        return None
+    before, now = ts.version, timezone.now()
+    log = EventLog(ts, hand)
+    log.add_engine(events, owners_of(state))
+    _hand_update(hand, state)
+    armed = _turn_next(ts, hand, state, log, now)
+    rows, sent, _ = log.number()
+    fields = HAND_TURN_FIELDS if armed else [f for f in HAND_TURN_FIELDS if f != "timer_at"]
+    if not hot.apply(ts=ts, hand=hand, before=before, rows=rows, hand_fields=fields):
+        return None
+    event_log.events_broadcast(table_id=table_id, items=sent)  # committed: send at once
+    if armed:
+        timers.timeout_schedule(hand_id=hand.pk, version=hand.version, deadline=hand.deadline)
+    return sent
 
 
 def _hand_moved_since(ts: TableState, version: int) -> bool:
@@ -334,36 +379,50 @@ def _timer_queue(hand: Hand) -> None:
         hand_id=hand_id, version=version, deadline=deadline))
 
 
+HAND_TURN_FIELDS = ["state", "version", "deadline", "bonus_used", "players_saw_flop",
+                    "timer_at"]
+
+
 def _after_engine(ts: TableState, hand: Hand, state: HandState, log: EventLog,
                   now: datetime.datetime, *, table_fields: Sequence[str] = ()
                   ) -> list[dict[str, Any]]:
     """Save the engine's new state (and the table row's `table_fields`), then finish the hand
     or start the next turn's timer."""
+    _hand_update(hand, state)
+    if state.is_over:
+        return _hand_finish(ts, hand, state, log, now, table_fields=table_fields)
+    armed = _turn_next(ts, hand, state, log, now)
+    events = log.flush(hand_fields=HAND_TURN_FIELDS, table_fields=table_fields)
+    if armed:
+        _timer_queue(hand)
+    return events
+
+
+def _hand_update(hand: Hand, state: HandState) -> None:
     if not hand.players_saw_flop and state.flop_seen:
         hand.players_saw_flop = sum(1 for p in state.players if not p.folded)
     hand.state = state.to_json()
     hand.version = state.version
-    table = ts.table
-    if state.is_over:
-        return _hand_finish(ts, hand, state, log, now, table_fields=table_fields)
+
+
+def _turn_next(ts: TableState, hand: Hand, state: HandState, log: EventLog,
+               now: datetime.datetime) -> bool:
+    """The next turn of a running hand: its deadline and `turn` event (with the legal actions
+    in the acting player's copy). True when a timeout task must be queued (`_arm_timer`)."""
     seat = state.to_act_seat
     if seat is None:  # the engine always names someone until the hand is over
         hand.deadline = None
-    else:
-        hand.deadline = now + datetime.timedelta(
-            seconds=table.action_seconds + table.countdown_seconds)
-        hand.bonus_used = False
-        turn = {"type": "turn", "seat": seat, "deadline": iso(hand.deadline),
-                "countdown_at": iso(countdown_at(hand, table))}
-        la = legal_actions(state)
-        log.add(turn, private_for=owners_of(state)[seat],
-                private={**turn, "legal": la.to_json() if la else None})
-    armed = _arm_timer(hand, now)
-    events = log.flush(hand_fields=["state", "version", "deadline", "bonus_used",
-                                    "players_saw_flop", "timer_at"], table_fields=table_fields)
-    if armed:
-        _timer_queue(hand)
-    return events
+        return False
+    table = ts.table
+    hand.deadline = now + datetime.timedelta(
+        seconds=table.action_seconds + table.countdown_seconds)
+    hand.bonus_used = False
+    turn = {"type": "turn", "seat": seat, "deadline": iso(hand.deadline),
+            "countdown_at": iso(countdown_at(hand, table))}
+    la = legal_actions(state)
+    log.add(turn, private_for=owners_of(state)[seat],
+            private={**turn, "legal": la.to_json() if la else None})
+    return _arm_timer(hand, now)
 
 
 def _hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from tables.groups import events_broadcast
 from tables.models import Hand, TableState
+from tables.services import hot
 from tables.services.rows import events_insert_statement, statements_run, update_statement
 
 # Events recorded with the hand that change nothing a decision depends on.
@@ -39,20 +40,11 @@ class EventLog:
                 public = {k: v for k, v in clean.items() if k != "cards"}
                 self.add(public, private_for=owners.get(to_seat), private=clean)
 
-    def flush(self, *, hand_fields: Sequence[str] = (),
-              table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
-        """Store the events under the next versions, save the table's version, broadcast on
-        commit. `hand_fields` / `table_fields`: the hand's and the table row's other changed
-        fields, written in the same round trip. Needs the table lock (the caller holds it)."""
+    def number(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+        """Give the collected events the table's next versions (moving the table row's
+        `version`, and `hand_moved_version` for events of the hand): (HandEvent rows as
+        {field: value}, the broadcast items, the table row's fields this changed)."""
         state = self.state
-        statements = []
-        if hand_fields:
-            statements.append(update_statement(self.hand, hand_fields))
-        if not self.items:
-            if table_fields:
-                statements.append(update_statement(state, table_fields))
-            statements_run(statements)
-            return []
         rows, sent = [], []
         hand_id = self.hand.pk if self.hand is not None else None
         moved = state.hand_moved_version
@@ -65,12 +57,29 @@ class EventLog:
                          "private_payload": private})
             sent.append({"version": state.version, "event": event, "private_for": private_for,
                          "private": private})
-        statements.append(events_insert_statement(rows))
-        if state.hand_moved_version != moved:
-            table_fields = ["hand_moved_version", *table_fields]
-        statements.append(update_statement(state, ["version", *table_fields]))
-        statements_run(statements)
         self.items = []
-        table_id = state.table_id
-        transaction.on_commit(lambda: events_broadcast(table_id=table_id, items=sent))
+        changed = ["version"] if rows else []
+        if state.hand_moved_version != moved:
+            changed.append("hand_moved_version")
+        return rows, sent, changed
+
+    def flush(self, *, hand_fields: Sequence[str] = (),
+              table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """Store the events under the next versions, save the table's version, broadcast on
+        commit. `hand_fields` / `table_fields`: the hand's and the table row's other changed
+        fields, written in the same round trip. Needs the table lock (the caller holds it)."""
+        state = self.state
+        rows, sent, changed = self.number()
+        statements = []
+        if hand_fields:
+            statements.append(update_statement(self.hand, hand_fields))
+        if rows:
+            statements.append(events_insert_statement(rows))
+        if changed or table_fields:
+            statements.append(update_statement(state, [*changed, *table_fields]))
+        statements_run(statements)
+        if sent:
+            table_id = state.table_id
+            transaction.on_commit(lambda: events_broadcast(table_id=table_id, items=sent))
+        hot.remember_on_commit(state)
         return sent
