@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from tables.models import Hand, TableConfig, TableState
+from tables.models import Hand, TableState
 from tables.services.rows import hot_statement
 
 _hot: dict[int, HotTable] = {}
@@ -30,21 +30,31 @@ _guard = threading.Lock()
 
 @dataclass(frozen=True)
 class HotTable:
-    """A table as committed at `version`. Never changed: `checkout` hands out copies."""
+    """A table as committed at `state.version`. Never changed: `checkout` hands out copies."""
 
-    version: int
-    hand_moved_version: int
-    table: TableConfig
+    state: TableState  # the table row, with `table` (its config) loaded
     hand: Hand
+
+    @property
+    def version(self) -> int:
+        return self.state.version
 
     def checkout(self) -> tuple[TableState, Hand]:
         """A table row and hand to work on (copies: this entry stays as it was)."""
-        ts = TableState(table_id=self.table.pk, version=self.version,
-                        hand_moved_version=self.hand_moved_version, hand_id=self.hand.pk)
-        ts.table = self.table
-        hand = copy.copy(self.hand)
-        ts.hand = hand
-        return ts, hand
+        return _copies(self.state, self.hand)
+
+
+def _copies(ts: TableState, hand: Hand) -> tuple[TableState, Hand]:
+    """Copies of the table row and its hand, the row's `hand` being the copy (Django's copy of
+    a model instance has its own cache of related objects; the config stays shared: nothing
+    here changes it)."""
+    ts, hand = copy.copy(ts), copy.copy(hand)
+    ts._state.fields_cache["hand"] = hand
+    return ts, hand
+
+
+def _entry(ts: TableState, hand: Hand) -> HotTable:
+    return HotTable(*_copies(ts, hand))
 
 
 def enabled() -> bool:
@@ -65,16 +75,15 @@ def remember_on_commit(ts: TableState) -> None:
         table_id = ts.pk
         transaction.on_commit(lambda: _forget(table_id))
         return
-    entry = HotTable(version=ts.version, hand_moved_version=ts.hand_moved_version,
-                     table=ts.table, hand=copy.copy(hand))
+    entry = _entry(ts, hand)
     transaction.on_commit(lambda: _keep(entry))
 
 
 def _keep(entry: HotTable) -> None:
     with _guard:  # a slower thread must not put back an older copy
-        current = _hot.get(entry.table.pk)
+        current = _hot.get(entry.state.pk)
         if current is None or current.version < entry.version:
-            _hot[entry.table.pk] = entry
+            _hot[entry.state.pk] = entry
 
 
 def _forget(table_id: int) -> None:
@@ -98,6 +107,5 @@ def apply(*, ts: TableState, hand: Hand, before: int, rows: list[dict[str, Any]]
     if not applied:
         _forget(ts.table_id)
         return False
-    _keep(HotTable(version=ts.version, hand_moved_version=ts.hand_moved_version,
-                   table=ts.table, hand=copy.copy(hand)))
+    _keep(_entry(ts, hand))
     return True

@@ -192,32 +192,35 @@ def hot_statement(*, ts: TableState, hand: Hand, before: int, rows: list[dict[st
     hand and inserts the events. Returns one row: 1 if it applied, 0 if nothing was written
     (the other sub-statements depend on the first's result; PostgreSQL only)."""
     conn = _conn()
-    tsm, hm, em = _table(conn, TableState), _table(conn, Hand), _table(conn, HandEvent)
-    col = {name: tsm.columns[name][0] for name in ("table", "version", "hand_moved_version",
-                                                   "hand")}
+    hm, em = _table(conn, Hand), _table(conn, HandEvent)
+    names = [f.name for f in em.fields if not f.primary_key and f.name != "created_at"]
     params: list[Any] = [ts.version, ts.hand_moved_version, ts.table_id, before, hand.pk]
-    sets = []
     for name in hand_fields:
-        column, field = hm.columns[name]
-        sets.append(f"{column} = %s")
+        field = hm.columns[name][1]
         params.append(field.get_db_prep_save(getattr(hand, field.attname), conn))
     params.append(hand.pk)
-    names = [f.name for f in em.fields if not f.primary_key and f.name != "created_at"]
-    casts = [f"CAST(%s AS {em.columns[name][1].db_type(conn)})" for name in names]
-    casts.append(f"CAST(%s AS {em.columns['created_at'][1].db_type(conn)})")
     created_at = em.columns["created_at"][1].get_db_prep_save(timezone.now(), conn)
     for row in rows:
         params.extend(em.columns[name][1].get_db_prep_save(row[name], conn) for name in names)
         params.append(created_at)
-    values = ", ".join(["(" + ", ".join(casts) + ")"] * len(rows))
-    columns = ", ".join(em.columns[name][0] for name in [*names, "created_at"])
-    sql = (
-        f"WITH t AS (UPDATE {tsm.name} SET {col['version']} = %s, "
-        f"{col['hand_moved_version']} = %s WHERE {col['table']} = %s AND {col['version']} = %s"
-        f" AND {col['hand']} = %s RETURNING 1), "
-        f"h AS (UPDATE {hm.name} SET {', '.join(sets)} WHERE {hm.columns['id'][0]} = %s "
-        f"AND EXISTS (SELECT 1 FROM t)), "
-        f"e AS (INSERT INTO {em.name} ({columns}) SELECT * FROM (VALUES {values}) AS v "
-        f"WHERE EXISTS (SELECT 1 FROM t)) "
-        f"SELECT count(*) FROM t")
-    return sql, params
+
+    def build() -> str:
+        tsm = _table(conn, TableState)
+        col = {name: tsm.columns[name][0]
+               for name in ("table", "version", "hand_moved_version", "hand")}
+        sets = ", ".join(f"{hm.columns[name][0]} = %s" for name in hand_fields)
+        casts = ", ".join(f"CAST(%s AS {em.columns[name][1].db_type(conn)})"
+                          for name in [*names, "created_at"])
+        values = ", ".join([f"({casts})"] * len(rows))
+        columns = ", ".join(em.columns[name][0] for name in [*names, "created_at"])
+        return (
+            f"WITH t AS (UPDATE {tsm.name} SET {col['version']} = %s, "
+            f"{col['hand_moved_version']} = %s WHERE {col['table']} = %s AND "
+            f"{col['version']} = %s AND {col['hand']} = %s RETURNING 1), "
+            f"h AS (UPDATE {hm.name} SET {sets} WHERE {hm.columns['id'][0]} = %s "
+            f"AND EXISTS (SELECT 1 FROM t)), "
+            f"e AS (INSERT INTO {em.name} ({columns}) SELECT * FROM (VALUES {values}) AS v "
+            f"WHERE EXISTS (SELECT 1 FROM t)) "
+            f"SELECT count(*) FROM t")
+
+    return _sql(conn, ("hot", tuple(hand_fields), len(rows)), build), params
