@@ -12,9 +12,10 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from tables import services
+from tables import fanout, services
 from tables.errors import TableError
 from tables.groups import batch_frame, server_loop_use, table_group, user_group
 from tables.models import TableConfig
@@ -41,10 +42,21 @@ def lobby_snapshot() -> list[dict[str, Any]]:
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
-    """Dispatches without Channels' per-message `aclose_old_connections()`: that is a hop through
-    asgiref's single sync thread for every message, events included, and on a busy server it
-    was the largest use of the event loop. Every database call here goes through
-    `database_sync_to_async`, which closes stale connections itself, in the thread using them."""
+    """Handles the socket's messages one after the other, and nothing else: no channel of its
+    own on the channel layer (table events reach the consumers of a process through its hub,
+    tables/fanout.py), and no per-message `aclose_old_connections()` (a hop through asgiref's
+    single sync thread for every message; every database call here goes through
+    `database_sync_to_async`, which closes stale connections itself, in the thread using
+    them). Channels' own loop waits on the socket and on such a channel with a new task and an
+    `asyncio.wait` per message."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.scope, self.channel_layer, self.base_send = scope, None, send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -123,8 +135,8 @@ def _int_field(content: dict, name: str, *, required: bool = True) -> int | None
 
 class TableConsumer(RoomConsumer):
     """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
-    in a thread, answers errors; events arrive already redacted through the channel layer and
-    are forwarded in version order (a gap is filled from HandEvent)."""
+    in a thread, answers errors; events arrive already redacted through the process's hub
+    (`take`) and are forwarded in version order (a gap is filled from HandEvent)."""
 
     table_id: int
     user_id: int | None
@@ -137,17 +149,21 @@ class TableConsumer(RoomConsumer):
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.version, self.private, self.bucket = None, {}, TokenBucket()
         self.closed = False
-        self.ahead: dict[int, dict[str, Any]] = {}  # events past a gap, by version
-        self.gap_check_due = False
+        self.ahead: dict[int, dict[str, Any]] = {}  # events not sent yet, by version
+        self.fill_due = False
+        # Held while events are sent or read from the database: one delivery at a time, in
+        # order. The hub never waits for it (held events go out when the holder is done).
+        self.delivering = asyncio.Lock()
         self.groups_joined: list[str] = []
         if not await database_sync_to_async(_table_open)(self.table_id):
             await self.close(code=4404)
             return
-        self.groups_joined.append(table_group(self.table_id))
+        groups = [table_group(self.table_id)]
         if self.user_id is not None:
-            self.groups_joined.append(user_group(self.table_id, self.user_id))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            groups.append(user_group(self.table_id, self.user_id))
+        for group in groups:  # before reading the table: no event can fall in between
+            await fanout.hub().join(group, self)
+            self.groups_joined.append(group)
         await self.accept()
         await self.resync(_query_last_version(self.scope))
         if self.user_id is not None:
@@ -157,11 +173,22 @@ class TableConsumer(RoomConsumer):
     async def disconnect(self, code: int) -> None:
         self.closed = True
         for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await fanout.hub().leave(group, self)
 
     # Resync -------------------------------------------------------------------------------
     async def resync(self, last_version: int | None) -> None:
-        """Missed events after `last_version` when possible, else a snapshot."""
+        """Missed events after `last_version` when possible, else a snapshot; then whatever
+        arrived meanwhile."""
+        async with self.delivering:
+            await self._resync(last_version)
+            await self.deliver()
+
+    async def send_snapshot(self) -> None:
+        async with self.delivering:
+            await self._snapshot()
+            await self.deliver()
+
+    async def _resync(self, last_version: int | None) -> None:
         if last_version is not None:
             events = await database_sync_to_async(events_since)(
                 table_id=self.table_id, last_version=last_version, user_id=self.user_id)
@@ -170,58 +197,68 @@ class TableConsumer(RoomConsumer):
                 for message in events:
                     await self.send_json(message)
                     self.version = message["version"]
+                self.forget_delivered()
                 return
-        await self.send_snapshot()
+        await self._snapshot()
 
-    async def send_snapshot(self) -> None:
+    async def _snapshot(self) -> None:
         snap = await database_sync_to_async(table_snapshot)(
             table_id=self.table_id, user_id=self.user_id)
         self.version = snap["version"]
         self.forget_delivered()
         await self.send_json(snap)
 
-    async def fill_gap(self) -> None:
-        await self.resync(self.version)
-        self.forget_delivered()
-        if self.ahead:
-            await self.deliver()
-
-    # Channel-layer handlers ---------------------------------------------------------------
-    async def table_private(self, message: dict[str, Any]) -> None:
+    # Events from the hub ------------------------------------------------------------------
+    async def take(self, message: dict[str, Any]) -> None:
+        """A broadcast (`groups._messages`): hold its events, then send what is in order now,
+        unless a delivery or resync is under way (it sends them when it is done)."""
+        if self.closed:
+            return
+        private = message["type"] == "table.private"
         for item in message["events"]:
             if self.version is None or item["version"] > self.version:
-                self.private[item["version"]] = item["frame"]
-
-    async def table_events(self, message: dict[str, Any]) -> None:
-        if self.version is None:
-            return
-        for item in message["events"]:
-            if item["version"] > self.version:
-                self.ahead[item["version"]] = item
-        await self.deliver()
+                if private:
+                    self.private[item["version"]] = item["frame"]
+                else:
+                    self.ahead[item["version"]] = item
+        if not private and not self.delivering.locked():
+            async with self.delivering:
+                await self.deliver()
 
     async def deliver(self) -> None:
         """Send the held events in version order for as long as the next one is here, those in
-        a row as one frame (`events`, docs/protocol.md). A batch that arrives early (the
-        broadcasts of two commits in a row can swap on the way) waits GAP_WAIT_SECONDS for the
-        one before it; only then is the gap filled from HandEvent."""
-        frames = []
+        a row as one frame (`events`, docs/protocol.md). Never waits for the database: a batch
+        that arrives early (the broadcasts of two commits can swap on the way) waits
+        GAP_WAIT_SECONDS for the one before it, and only then is the gap filled from HandEvent
+        (`fill`, a task of its own); a missing private copy is read at once. Needs
+        `self.delivering`."""
+        frames, missing = [], False
         while self.version is not None and self.version + 1 in self.ahead:
-            item = self.ahead.pop(self.version + 1)
+            item = self.ahead[self.version + 1]
             frame = item["frame"]
             if item.get("private_for") is not None and item["private_for"] == self.user_id:
                 frame = self.private.pop(item["version"], None)
                 if frame is None:  # our own copy went missing: the database has it
-                    await self.send_frame(batch_frame(frames))
-                    await self.fill_gap()
-                    return
+                    missing = True
+                    break
+            del self.ahead[item["version"]]
             frames.append(frame)
             self.version = item["version"]
         await self.send_frame(batch_frame(frames))
         self.forget_delivered()
-        if self.ahead and not self.gap_check_due:
-            self.gap_check_due = True
-            asyncio.get_running_loop().call_later(GAP_WAIT_SECONDS, self.gap_check_ask)
+        if self.ahead and self.version is not None and not self.fill_due:
+            self.fill_due = True
+            asyncio.get_running_loop().call_later(
+                0 if missing else GAP_WAIT_SECONDS, lambda: asyncio.ensure_future(self.fill()))
+
+    async def fill(self) -> None:
+        """Read a gap from the database, unless what was missing came meanwhile."""
+        async with self.delivering:
+            self.fill_due = False
+            if self.closed or self.version is None or not self.ahead:
+                return
+            await self._resync(self.version)
+            await self.deliver()
 
     async def send_frame(self, frame: str | None) -> None:
         """Send a frame already encoded by the broadcaster (`groups.event_frame`). A socket
@@ -233,16 +270,6 @@ class TableConsumer(RoomConsumer):
         except Exception as e:  # the server refuses to write to a closed connection
             self.closed = True
             logger.debug("table %s: socket closed before an event was sent: %s", self.table_id, e)
-
-    def gap_check_ask(self) -> None:
-        """Through the channel layer, so the check runs in turn with the events (never beside)."""
-        self.gap_task = asyncio.ensure_future(
-            self.channel_layer.send(self.channel_name, {"type": "table.gap"}))
-
-    async def table_gap(self, message: dict[str, Any]) -> None:
-        self.gap_check_due = False
-        if self.ahead:
-            await self.fill_gap()
 
     def forget_delivered(self) -> None:
         if self.version is not None:

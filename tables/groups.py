@@ -93,15 +93,19 @@ def batch_frame(frames: list[str]) -> str | None:
 
 
 def _messages(table_id: int, items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """(group, message) pairs for a batch: the private copies to their owners first."""
+    """(group, message) pairs for a batch: the private copies to their owners first. Each
+    message names its group (one subscriber per process reads them all: tables/fanout.py)."""
     private: dict[int, list[dict[str, Any]]] = {}
     for item in items:
         if item.get("private_for") is not None:
             private.setdefault(item["private_for"], []).append(
                 {"version": item["version"], "frame": event_frame(item["version"], item["private"])})
-    messages = [(user_group(table_id, user_id), {"type": "table.private", "events": frames})
-                for user_id, frames in private.items()]
-    messages.append((table_group(table_id), {"type": "table.events", "events": [
+    messages = []
+    for user_id, frames in private.items():
+        group = user_group(table_id, user_id)
+        messages.append((group, {"type": "table.private", "group": group, "events": frames}))
+    group = table_group(table_id)
+    messages.append((group, {"type": "table.events", "group": group, "events": [
         {"version": i["version"], "frame": event_frame(i["version"], i["event"]),
          "private_for": i.get("private_for")}
         for i in items
