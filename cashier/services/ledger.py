@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Model, Q
+from django.db.models import Model
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -87,26 +87,44 @@ def system_lookup(*, kind: str, currency: str) -> AccountLookup:
 
 def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
     """The accounts of `lookups`, in that order, read in one query (without row locks) and
-    created on first use, as `_account_get_or_create` does for one."""
-    wanted = [dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True))
-              for lookup in lookups]
-    query = Q()
-    for lookup in wanted:
-        query |= Q(**lookup)
-    found = {(a.kind, a.currency, a.user_id, a.table_id): a
-             for a in LedgerAccount.objects.filter(query)}
-    return [found.get(lookup) or _account_get_or_create(**wanted[n])
-            for n, lookup in enumerate(lookups)]
+    created on first use, as `_account_get_or_create` does for one. (Fixed SQL: a hand's
+    settlement and every top-up run it, and the ORM compiled the OR of lookups anew.)"""
+    column = {name: connection.ops.quote_name(LedgerAccount._meta.get_field(name).column)
+              for name in ("kind", "currency", "user", "table")}
+    clauses, params = [], []
+    for lookup in lookups:
+        parts = []
+        for name, value in zip(("kind", "currency", "user", "table"), lookup, strict=True):
+            if value is None:
+                parts.append(f"{column[name]} IS NULL")
+            else:
+                parts.append(f"{column[name]} = %s")
+                params.append(value)
+        clauses.append(f"({' AND '.join(parts)})")
+    found = {(a.kind, a.currency, a.user_id, a.table_id): a for a in LedgerAccount.objects.raw(
+        f"SELECT * FROM {_table_name(LedgerAccount)} WHERE {' OR '.join(clauses)}", params)}
+    return [found.get(lookup) or _account_get_or_create(
+        **dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True)))
+        for lookup in lookups]
 
 
 def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
     """Lock step 3: lock all the accounts in ascending id and return fresh rows by id.
 
     FOR NO KEY UPDATE: it excludes other writers of the row but not the KEY SHARE locks that
-    inserting an entry (a foreign key to the account) takes."""
+    inserting an entry (a foreign key to the account) takes. (On SQLite the IMMEDIATE
+    transaction already holds the write lock.)"""
     ids = sorted({account.pk for account in accounts})
-    rows = LedgerAccount.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+    pk = connection.ops.quote_name(LedgerAccount._meta.pk.column)
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
+    rows = LedgerAccount.objects.raw(
+        f"SELECT * FROM {_table_name(LedgerAccount)} WHERE {pk} IN "
+        f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{lock}", ids)
     return {row.pk: row for row in rows}
+
+
+def _table_name(model: type[Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
 
 
 # Posting --------------------------------------------------------------------------------------
@@ -164,15 +182,14 @@ def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
     ledger posting runs it, and compiling that expression was most of its cost."""
     if not amounts:
         return
-    quote = connection.ops.quote_name
-    column = quote(model._meta.get_field(name).column)
-    pk = quote(model._meta.pk.column)
+    column = connection.ops.quote_name(model._meta.get_field(name).column)
+    pk = connection.ops.quote_name(model._meta.pk.column)
     ids = sorted(amounts)
     cases = " ".join(["WHEN %s THEN %s"] * len(ids))
     params: list[int] = [n for pk_value in ids for n in (pk_value, amounts[pk_value])]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {quote(model._meta.db_table)} SET {column} = {column} + "
+            f"UPDATE {_table_name(model)} SET {column} = {column} + "
             f"CAST(CASE {pk} {cases} END AS bigint) "
             f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", [*params, *ids])
 

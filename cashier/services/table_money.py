@@ -14,7 +14,7 @@ import datetime
 from collections import defaultdict
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -183,14 +183,24 @@ def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
     meanwhile takes only what fits under the maximum; the rest goes back to the wallet.
     Idempotent: applied rows are no longer pending.
     Locks: escrow + the players' wallets (ascending id), the seats (ascending id), the top-ups."""
-    waiting = list(
-        PendingTopUp.objects.filter(table=table, status=TopUpStatus.PENDING, seat__isnull=False)
-        .values_list("pk", "seat_id", "player_id")
-    )
+    waiting = _pending_top_ups_at(table.pk)
     if not waiting:
         return []
     with transaction.atomic():
         return _top_ups_apply(table, waiting)
+
+
+def _pending_top_ups_at(table_id: int) -> list[tuple[int, int, int]]:
+    """(id, seat id, player id) of the table's pending top-ups. Fixed SQL: every hand start
+    asks, and there usually are none."""
+    quote, meta = connection.ops.quote_name, PendingTopUp._meta
+    pk, seat, player, table, status = (quote(meta.get_field(name).column) for name in (
+        "id", "seat", "player", "table", "status"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {pk}, {seat}, {player} FROM {quote(meta.db_table)} WHERE {table} "
+                       f"= %s AND {status} = %s AND {seat} IS NOT NULL", [table_id,
+                                                                         TopUpStatus.PENDING.value])
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 def _top_ups_apply(table: TableConfig, waiting: list[tuple[int, int, int]]) -> list[PendingTopUp]:

@@ -40,6 +40,7 @@ from tables.services import hot
 from tables.services import log as event_log
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
+from tables.services.rows import statements_run, update_statement
 
 TIMER_SLACK = datetime.timedelta(seconds=1)
 PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
@@ -135,7 +136,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             if (s.post_bb, s.missed_blinds, s.status) != before:
                 changed.append(s)
         if changed:  # usually none: regulars are already playing, owing nothing
-            Seat.objects.bulk_update(changed, ["post_bb", "missed_blinds", "status"])
+            statements_run([update_statement(s, ["post_bb", "missed_blinds", "status"])
+                            for s in changed])
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
         log.hand = hand
         names = {s.number: s.player.table_name for s in dealt}
