@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -51,8 +51,15 @@ def _positive(amount: int) -> None:
 
 
 def _pending_top_ups(seat_id: int) -> int:
-    return PendingTopUp.objects.filter(seat_id=seat_id, status=TopUpStatus.PENDING).aggregate(
-        total=Sum("amount"))["total"] or 0
+    """Chips bought at the seat that join its stack at the next hand (fixed SQL: every buy-in
+    and top-up asks)."""
+    quote, meta = connection.ops.quote_name, PendingTopUp._meta
+    amount, seat, status = (quote(meta.get_field(name).column)
+                            for name in ("amount", "seat", "status"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COALESCE(SUM({amount}), 0) FROM {quote(meta.db_table)} "
+                       f"WHERE {seat} = %s AND {status} = %s", [seat_id, TopUpStatus.PENDING.value])
+        return int(cursor.fetchone()[0])
 
 
 class _MoneyIn:

@@ -19,7 +19,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
 
-from tables.models import Hand, HandEvent, TableConfig, TableState
+from tables.models import Hand, HandEvent, Seat, TableConfig, TableState
 
 _local = threading.local()
 
@@ -126,6 +126,21 @@ def table_row_lock(table_id: int) -> TableState | None:
             hand_row = cursor.fetchone()
     state.hand = _instance(conn, Hand, hand_row) if hand_row is not None else None
     return state
+
+
+def seat_find(table_id: int, player_id: int) -> Seat | None:
+    """The player's seat at the table, or None (every seat change, top-up and sit-out asks)."""
+    conn = _conn()
+
+    def build() -> str:
+        seat = _table(conn, Seat)
+        return (f"SELECT {seat.select_list('s')} FROM {seat.name} s WHERE "
+                f"s.{seat.columns['table'][0]} = %s AND s.{seat.columns['player'][0]} = %s")
+
+    with conn.cursor() as cursor:
+        cursor.execute(_sql(conn, "seat_find", build), [table_id, player_id])
+        row = cursor.fetchone()
+    return _instance(conn, Seat, row) if row is not None else None
 
 
 Statement = tuple[str, list[Any]]

@@ -16,10 +16,11 @@ from tables.models import Seat, SeatStatus, TableState
 from tables.services.hands import schedule_next_hand, seat_remove
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
+from tables.services.rows import seat_find
 
 
 def _seat_of(ts: TableState, user_id: int) -> Seat:
-    seat = Seat.objects.filter(table_id=ts.pk, player_id=user_id).first()
+    seat = seat_find(ts.pk, user_id)
     if seat is None:
         raise TableError("not_seated", "You are not seated at this table.")
     return seat
