@@ -22,6 +22,8 @@ What it measures, per run:
 * **CPU per action**: user + system CPU seconds of each group of processes (daphne, the worker,
   PostgreSQL, Redis, the clients; psutil, sampled five times a second) over the measured window,
   divided by the actions counted in it.
+* **money**: the hands dealt over the whole run and ``audit_ledger``'s check of the ledger after
+  every bot has left and cashed out.
 * **the floor**: the same bots against a ``websockets`` server (``--servers`` processes) that
   keeps a turn order per table and broadcasts each action and the next turn, with no database,
   no channel layer and no rules. The ratio room/floor shows what the room's stack costs.
@@ -153,6 +155,14 @@ def timeline(table_ids: list[int]) -> str:
     return (f"server timeline: action to next action {median(turns):.1f} ms (median of "
             f"{len(turns)}), hand end to next hand start {median(pauses):.1f} ms (median of "
             f"{len(pauses)})" if turns and pauses else "server timeline: no data")
+
+
+def hands_played(table_ids: list[int]) -> str:
+    from tables.models import Hand
+
+    hands = Hand.objects.filter(table_id__in=table_ids)
+    return (f"hands: {hands.count()} dealt, {hands.filter(finished_at__isnull=False).count()} "
+            f"played to the end, over the whole run")
 
 
 # Clients (one process per share of the tables) ----------------------------------------------
@@ -469,6 +479,11 @@ def main() -> int:
         processes.clear()
         report("room", room)
         print(timeline(table_ids))
+        print(hands_played(table_ids))
+        from cashier.audit import ledger_audit
+
+        print("ledger audit after the room run (every bot has left and cashed out): "
+              + ledger_audit().summary().replace("\n", " "))
 
         if not args.no_floor:
             floor_ports = [free_port() for _ in range(args.servers)]
