@@ -63,8 +63,10 @@ def _outbox_put(table_id: int, items: list[dict[str, Any]]) -> None:
     """On the server's loop: queue a batch's messages, and start the sender unless it runs."""
     global _outbox_task
     _outbox.extend(_messages(table_id, items))
-    if _outbox_task is None or _outbox_task.done():
-        _outbox_task = asyncio.get_running_loop().create_task(_outbox_send())
+    loop = asyncio.get_running_loop()
+    # A sender left behind by a loop that stopped (tests run one loop per test) never ends.
+    if _outbox_task is None or _outbox_task.done() or _outbox_task.get_loop() is not loop:
+        _outbox_task = loop.create_task(_outbox_send())
 
 
 async def _outbox_send() -> None:

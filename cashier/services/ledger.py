@@ -89,12 +89,13 @@ def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
     """The accounts of `lookups`, in that order, read in one query (without row locks) and
     created on first use, as `_account_get_or_create` does for one. (Fixed SQL: a hand's
     settlement and every top-up run it, and the ORM compiled the OR of lookups anew.)"""
-    column = {name: connection.ops.quote_name(LedgerAccount._meta.get_field(name).column)
-              for name in ("kind", "currency", "user", "table")}
+    names = ("kind", "currency", "user", "table")
+    table, *columns = sql_names(LedgerAccount, *names)
+    column = dict(zip(names, columns, strict=True))
     clauses, params = [], []
     for lookup in lookups:
         parts = []
-        for name, value in zip(("kind", "currency", "user", "table"), lookup, strict=True):
+        for name, value in zip(names, lookup, strict=True):
             if value is None:
                 parts.append(f"{column[name]} IS NULL")
             else:
@@ -102,7 +103,7 @@ def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
                 params.append(value)
         clauses.append(f"({' AND '.join(parts)})")
     found = {(a.kind, a.currency, a.user_id, a.table_id): a for a in LedgerAccount.objects.raw(
-        f"SELECT * FROM {_table_name(LedgerAccount)} WHERE {' OR '.join(clauses)}", params)}
+        f"SELECT * FROM {table} WHERE {' OR '.join(clauses)}", params)}
     return [found.get(lookup) or _account_get_or_create(
         **dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True)))
         for lookup in lookups]
@@ -115,16 +116,18 @@ def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]
     inserting an entry (a foreign key to the account) takes. (On SQLite the IMMEDIATE
     transaction already holds the write lock.)"""
     ids = sorted({account.pk for account in accounts})
-    pk = connection.ops.quote_name(LedgerAccount._meta.pk.column)
+    table, pk = sql_names(LedgerAccount, "id")
     lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
     rows = LedgerAccount.objects.raw(
-        f"SELECT * FROM {_table_name(LedgerAccount)} WHERE {pk} IN "
+        f"SELECT * FROM {table} WHERE {pk} IN "
         f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{lock}", ids)
     return {row.pk: row for row in rows}
 
 
-def _table_name(model: type[Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+def sql_names(model: type[Model], *fields: str) -> tuple[str, ...]:
+    """For fixed SQL: the model's quoted table name, then its fields' quoted column names."""
+    quote, meta = connection.ops.quote_name, model._meta
+    return quote(meta.db_table), *(quote(meta.get_field(name).column) for name in fields)
 
 
 # Posting --------------------------------------------------------------------------------------
@@ -182,14 +185,13 @@ def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
     ledger posting runs it, and compiling that expression was most of its cost."""
     if not amounts:
         return
-    column = connection.ops.quote_name(model._meta.get_field(name).column)
-    pk = connection.ops.quote_name(model._meta.pk.column)
+    table, column, pk = sql_names(model, name, model._meta.pk.name)
     ids = sorted(amounts)
     cases = " ".join(["WHEN %s THEN %s"] * len(ids))
     params: list[int] = [n for pk_value in ids for n in (pk_value, amounts[pk_value])]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {_table_name(model)} SET {column} = {column} + "
+            f"UPDATE {table} SET {column} = {column} + "
             f"CAST(CASE {pk} {cases} END AS bigint) "
             f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", [*params, *ids])
 
@@ -235,15 +237,14 @@ def _claim(*, key: str, operation: str, fingerprint: str) -> int | None:
     meta = IdempotencyRecord._meta
     values = {"key": key, "operation": operation, "fingerprint": fingerprint, "result": {},
               "created_at": timezone.now()}
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in values)
+    table, key_column, pk, *columns = sql_names(IdempotencyRecord, "key", "id", *values)
     params = [meta.get_field(name).get_db_prep_save(value, connection)
               for name, value in values.items()]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
-            f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({quote(meta.get_field('key').column)})"
-            f" DO NOTHING RETURNING {quote(meta.pk.column)}", params)
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+            f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({key_column})"
+            f" DO NOTHING RETURNING {pk}", params)
         row = cursor.fetchone()
     return row[0] if row is not None else None
 

@@ -37,6 +37,7 @@ from cashier.services.ledger import (
     escrow_lookup,
     idempotent_run,
     ledger_post,
+    sql_names,
     system_lookup,
     wallet_account,
     wallet_lookup,
@@ -53,11 +54,9 @@ def _positive(amount: int) -> None:
 def _pending_top_ups(seat_id: int) -> int:
     """Chips bought at the seat that join its stack at the next hand (fixed SQL: every buy-in
     and top-up asks)."""
-    quote, meta = connection.ops.quote_name, PendingTopUp._meta
-    amount, seat, status = (quote(meta.get_field(name).column)
-                            for name in ("amount", "seat", "status"))
+    table, amount, seat, status = sql_names(PendingTopUp, "amount", "seat", "status")
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(SUM({amount}), 0) FROM {quote(meta.db_table)} "
+        cursor.execute(f"SELECT COALESCE(SUM({amount}), 0) FROM {table} "
                        f"WHERE {seat} = %s AND {status} = %s", [seat_id, TopUpStatus.PENDING.value])
         return int(cursor.fetchone()[0])
 
@@ -200,13 +199,12 @@ def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
 def _pending_top_ups_at(table_id: int) -> list[tuple[int, int, int]]:
     """(id, seat id, player id) of the table's pending top-ups. Fixed SQL: every hand start
     asks, and there usually are none."""
-    quote, meta = connection.ops.quote_name, PendingTopUp._meta
-    pk, seat, player, table, status = (quote(meta.get_field(name).column) for name in (
-        "id", "seat", "player", "table", "status"))
+    name, pk, seat, player, table, status = sql_names(
+        PendingTopUp, "id", "seat", "player", "table", "status")
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {pk}, {seat}, {player} FROM {quote(meta.db_table)} WHERE {table} "
-                       f"= %s AND {status} = %s AND {seat} IS NOT NULL", [table_id,
-                                                                         TopUpStatus.PENDING.value])
+        cursor.execute(f"SELECT {pk}, {seat}, {player} FROM {name} WHERE {table} = %s AND "
+                       f"{status} = %s AND {seat} IS NOT NULL",
+                       [table_id, TopUpStatus.PENDING.value])
         return [tuple(row) for row in cursor.fetchall()]
 
 

@@ -146,20 +146,29 @@ def seat_find(table_id: int, player_id: int) -> Seat | None:
 Statement = tuple[str, list[Any]]
 
 
-def events_insert_statement(events: list[dict[str, Any]]) -> Statement:
-    """One multi-row INSERT of HandEvent rows given as {field name: value} (every field but
-    the id and `created_at`, which is now); ids are not read back: nothing needs them."""
-    conn = _conn()
+def _event_values(conn: BaseDatabaseWrapper, events: list[dict[str, Any]]
+                  ) -> tuple[list[str], list[Any]]:
+    """HandEvent rows given as {field name: value} (every field but the id and `created_at`,
+    which is now) as the fields' names, `created_at` last, and the rows' values in order."""
     meta = _table(conn, HandEvent)
     names = [f.name for f in meta.fields if not f.primary_key and f.name != "created_at"]
     created_at = meta.columns["created_at"][1].get_db_prep_save(timezone.now(), conn)
     params: list[Any] = []
     for event in events:
-        for name in names:
-            params.append(meta.columns[name][1].get_db_prep_save(event[name], conn))
+        params.extend(meta.columns[name][1].get_db_prep_save(event[name], conn)
+                      for name in names)
         params.append(created_at)
-    one = "(" + ", ".join(["%s"] * (len(names) + 1)) + ")"
-    columns = ", ".join(meta.columns[name][0] for name in [*names, "created_at"])
+    return [*names, "created_at"], params
+
+
+def events_insert_statement(events: list[dict[str, Any]]) -> Statement:
+    """One multi-row INSERT of HandEvent rows given as {field name: value} (every field but
+    the id and `created_at`, which is now); ids are not read back: nothing needs them."""
+    conn = _conn()
+    meta = _table(conn, HandEvent)
+    names, params = _event_values(conn, events)
+    one = "(" + ", ".join(["%s"] * len(names)) + ")"
+    columns = ", ".join(meta.columns[name][0] for name in names)
     return (f"INSERT INTO {meta.name} ({columns}) VALUES {', '.join([one] * len(events))}",
             params)
 
@@ -208,26 +217,22 @@ def hot_statement(*, ts: TableState, hand: Hand, before: int, rows: list[dict[st
     (the other sub-statements depend on the first's result; PostgreSQL only)."""
     conn = _conn()
     hm, em = _table(conn, Hand), _table(conn, HandEvent)
-    names = [f.name for f in em.fields if not f.primary_key and f.name != "created_at"]
     params: list[Any] = [ts.version, ts.hand_moved_version, ts.table_id, before, hand.pk]
     for name in hand_fields:
         field = hm.columns[name][1]
         params.append(field.get_db_prep_save(getattr(hand, field.attname), conn))
     params.append(hand.pk)
-    created_at = em.columns["created_at"][1].get_db_prep_save(timezone.now(), conn)
-    for row in rows:
-        params.extend(em.columns[name][1].get_db_prep_save(row[name], conn) for name in names)
-        params.append(created_at)
+    names, values = _event_values(conn, rows)
+    params.extend(values)
 
     def build() -> str:
         tsm = _table(conn, TableState)
         col = {name: tsm.columns[name][0]
                for name in ("table", "version", "hand_moved_version", "hand")}
         sets = ", ".join(f"{hm.columns[name][0]} = %s" for name in hand_fields)
-        casts = ", ".join(f"CAST(%s AS {em.columns[name][1].db_type(conn)})"
-                          for name in [*names, "created_at"])
+        casts = ", ".join(f"CAST(%s AS {em.columns[name][1].db_type(conn)})" for name in names)
         values = ", ".join([f"({casts})"] * len(rows))
-        columns = ", ".join(em.columns[name][0] for name in [*names, "created_at"])
+        columns = ", ".join(em.columns[name][0] for name in names)
         return (
             f"WITH t AS (UPDATE {tsm.name} SET {col['version']} = %s, "
             f"{col['hand_moved_version']} = %s WHERE {col['table']} = %s AND "
