@@ -10,7 +10,12 @@ from accounts.models import MINIMUM_AGE, User, age_on
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=True)
+    """Whether the email is already registered is not the form's business: the sign-up answers
+    the same either way (accounts/services.py), so nobody learns who plays here."""
+
+    email = forms.EmailField(
+        required=True, help_text="We write to you here about your account; other players never see it."
+    )
     date_of_birth = forms.DateField(
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=f"You must be {MINIMUM_AGE} or older to play.",
@@ -36,19 +41,12 @@ class SignUpForm(UserCreationForm):
         return birth
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email already exists.")
-        return email
+        return self.cleaned_data["email"].strip().lower()
 
 
 class ProfileForm(forms.ModelForm):
+    """Display names are checked by User.clean (accounts/names.py)."""
+
     class Meta:
         model = User
         fields = ("display_name", "email")
-
-    def clean_display_name(self) -> str:
-        name = self.cleaned_data["display_name"].strip()
-        if name and User.objects.exclude(pk=self.instance.pk).filter(display_name__iexact=name).exists():
-            raise forms.ValidationError("That display name is taken.")
-        return name

@@ -3,7 +3,10 @@ from __future__ import annotations
 import datetime
 
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from accounts.names import check_display_name, check_new_username, normalize_display_name
 
 MINIMUM_AGE = 18
 
@@ -25,3 +28,22 @@ class User(AbstractUser):
     @property
     def table_name(self) -> str:
         return self.display_name or self.username
+
+    def clean(self) -> None:
+        """Names that could pass for another player are refused (accounts/names.py), in every
+        form that saves a user: sign-up, profile and admin."""
+        super().clean()
+        errors: dict[str, ValidationError] = {}
+        self.display_name = normalize_display_name(self.display_name)
+        if self.display_name:
+            try:
+                check_display_name(self.display_name, user_pk=self.pk, staff=self.is_staff)
+            except ValidationError as e:
+                errors["display_name"] = e
+        if self._state.adding and self.username:
+            try:
+                check_new_username(self.username, staff=self.is_staff)
+            except ValidationError as e:
+                errors["username"] = e
+        if errors:
+            raise ValidationError(errors)

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts.forms import ProfileForm, SignUpForm
-from accounts.signals import user_signed_up
+from accounts.services import user_email_change, user_sign_up
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -15,19 +15,24 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        user_signed_up.send(sender=type(user), user=user)
+        email = form.cleaned_data["email"]
+        user = user_sign_up(user=form.save(commit=False), email=email)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to the room, {user.username}!")
+        messages.success(request, f"Welcome to the room, {user.username}! We sent a note to {email}.")
         return redirect("lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
+    old_email = request.user.email
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Profile saved.")
+        user = form.save(commit=False)
+        new_email, user.email = user.email, old_email  # the address changes only through the service
+        user.save()
+        user_email_change(user=user, email=new_email)
+        note = f" We sent a note to {new_email}." if new_email and new_email.lower() != old_email.lower() else ""
+        messages.success(request, "Profile saved." + note)
         return redirect("accounts:profile")
     return render(request, "accounts/profile.html", {"form": form})

@@ -119,7 +119,7 @@ def main() -> int:
 
         from tables import services, timers
         from tables.bots import bot_accounts
-        from tables.services import log
+        from tables.services import effects as log
 
         timers.timeout_schedule = lambda **kw: None  # no Celery here: nothing is queued
         timers.hand_start_schedule = lambda **kw: None

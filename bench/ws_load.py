@@ -59,7 +59,13 @@ from urllib.parse import urlsplit, urlunsplit
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pokerroom.processes import free_port, stop_process, wait_for_http, wait_for_port  # noqa: E402
+from pokerroom.processes import (  # noqa: E402
+    daphne_command,
+    free_port,
+    stop_process,
+    wait_for_http,
+    wait_for_port,
+)
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 SEATS = 6
@@ -179,12 +185,15 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
     counted = {"actions": 0}
     window = {"start": float("inf"), "end": float("inf")}  # set once every bot is seated
     at_table: Counter[int] = Counter()
+    hands: set[tuple[int, int]] = set()
 
     def on_send(bot: Bot, message: dict[str, Any]) -> None:
         if message.get("type") == "act":
             sends[(bot.table_id, bot.seat or 0)] = time.monotonic()
 
     def on_event(bot: Bot, version: int, event: dict[str, Any]) -> None:
+        if event.get("type") == "hand_start":
+            hands.add((bot.table_id, event["hand_id"]))
         if event.get("type") != "action" or event.get("timeout"):
             return
         now = time.monotonic()
@@ -228,7 +237,8 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
             errors[type(t.exception()).__name__] += 1
     return {"actions": counted["actions"], "latencies": latencies, "errors": dict(errors),
             "races": sum(b.result.races for b in bots), "seated_after": seated_after,
-            "window": (window["start"], window["end"])}
+            "window": (window["start"], window["end"]), "hands": len(hands),
+            "snapshots": sum(b.result.snapshot_requests for b in bots)}
 
 
 class CpuMeter:
@@ -300,6 +310,7 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
         "samples": len(latencies), "errors": dict(errors),
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
+        "hands": sum(p["hands"] for p in parts), "snapshots": sum(p["snapshots"] for p in parts),
     }
 
 
@@ -388,6 +399,9 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
+    print(f"{'':>8}snapshot requests: {r['snapshots']} over {r['hands']} hands seen "
+          f"({r['snapshots'] / max(r['hands'], 1):.2f} per hand; the clients request what the "
+          f"browser page requests)")
     cpu = dict(r["cpu"])
     seconds, actions = cpu.pop("seconds"), r["actions"]
     busy = sum(cpu.values())
@@ -456,8 +470,7 @@ def main() -> int:
         ports = [free_port() for _ in range(args.servers)]
         for port in ports:
             processes.append(subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-                 "pokerroom.asgi:application"], cwd=REPO, env=env))
+                daphne_command(sys.executable, host="127.0.0.1", port=port), cwd=REPO, env=env))
         processes.append(subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "--pool", "solo",
              "-n", f"bench-{tag}@localhost", "--loglevel", "WARNING", "--without-gossip",

@@ -1,5 +1,6 @@
 """Django admin: decide deposits and withdrawals (who and when is recorded by the services);
-the ledger itself is read-only — nothing here can add, edit or delete an entry."""
+the ledger itself is read-only — nothing here can add, edit or delete an entry. Every amount
+is shown as money ("$12.34", "2,500 chips"), never as bare minor units."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,6 +15,7 @@ from cashier import services
 from cashier.errors import CashierError
 from cashier.models import (
     CashOut,
+    Currency,
     Deposit,
     DepositLimit,
     HandSettlement,
@@ -25,6 +27,9 @@ from cashier.models import (
     SelfExclusion,
     Withdrawal,
 )
+from cashier.money import money_format
+
+REAL = Currency.REAL
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -40,10 +45,34 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+def _money(description: str, field: str, currency: Any = None) -> Any:
+    """An admin column showing `field` as money in the row's currency (or a fixed one)."""
+
+    @admin.display(description=description, ordering=field)
+    def show(self: Any, obj: Any) -> str:
+        amount = getattr(obj, field)
+        if amount is None:
+            return "—"
+        return money_format(amount, currency or _currency_of(obj))
+
+    return show
+
+
+def _currency_of(obj: Any) -> str:
+    for owner in ("currency", "account", "table"):
+        value = getattr(obj, owner, None)
+        if isinstance(value, str):
+            return value
+        if value is not None:
+            return value.currency
+    raise AttributeError(f"{obj!r} has no currency")
+
+
 class EntryInline(admin.TabularInline):
     model = LedgerEntry
-    fields = ("account", "amount")
+    fields = ("account", "amount_money")
     readonly_fields = fields
+    amount_money = _money("Amount", "amount")
     extra = 0
     can_delete = False
 
@@ -56,15 +85,20 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(LedgerAccount)
 class LedgerAccountAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "currency", "user", "table", "balance")
+    list_display = ("id", "kind", "currency", "user", "table", "balance_money")
     list_filter = ("kind", "currency")
+    list_select_related = ("user", "table")
     search_fields = ("user__username", "table__name")
+    fields = ("kind", "currency", "user", "table", "balance_money", "created_at")
+    readonly_fields = fields
+    balance_money = _money("Balance", "balance")
 
 
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyAdmin):
     list_display = ("id", "created_at", "kind", "currency", "user", "table", "memo")
     list_filter = ("kind", "currency")
+    list_select_related = ("user", "table")
     search_fields = ("user__username", "memo")
     date_hierarchy = "created_at"
     inlines = [EntryInline]
@@ -118,9 +152,7 @@ class DepositAdmin(DecisionAdmin):
     list_filter = ("status", "provider")
     actions = ("approve", "reject")
 
-    @admin.display(description="Amount")
-    def amount_display(self, obj: Deposit) -> str:
-        return f"${obj.amount / 100:,.2f}"
+    amount_display = _money("Amount", "amount", REAL)
 
     @admin.action(description="Approve selected pending deposits (credit the wallet)",
                   permissions=["decide"])
@@ -143,9 +175,7 @@ class WithdrawalAdmin(DecisionAdmin):
     list_filter = ("status",)
     actions = ("approve", "reject")
 
-    @admin.display(description="Amount")
-    def amount_display(self, obj: Withdrawal) -> str:
-        return f"${obj.amount / 100:,.2f}"
+    amount_display = _money("Amount", "amount", REAL)
 
     @admin.action(description="Approve selected pending withdrawals (pay out)",
                   permissions=["decide"])
@@ -163,15 +193,21 @@ class WithdrawalAdmin(DecisionAdmin):
                 "Withdrawal")
 
 
-for model, fields in (
-    (PendingTopUp, ("id", "created_at", "table", "player", "amount", "applied_amount",
-                    "status")),
-    (CashOut, ("id", "created_at", "table", "player", "amount")),
-    (HandSettlement, ("id", "created_at", "table", "hand_id", "rake")),
-    (IdempotencyRecord, ("id", "created_at", "operation", "key")),
-    (DepositLimit, ("id", "created_at", "user", "period", "amount", "effective_at",
-                    "superseded")),
-    (SelfExclusion, ("id", "created_at", "user", "starts_at", "ends_at")),
+# The other cashier rows: read-only lists with their amounts as money.
+for model, fields, amounts, currency in (
+    (PendingTopUp, ("id", "created_at", "table", "player", "status"),
+     ("amount", "applied_amount"), None),
+    (CashOut, ("id", "created_at", "table", "player"), ("amount",), None),
+    (HandSettlement, ("id", "created_at", "table", "hand_id"), ("rake",), None),
+    (IdempotencyRecord, ("id", "created_at", "operation", "key"), (), None),
+    (DepositLimit, ("id", "created_at", "user", "period", "effective_at", "superseded"),
+     ("amount",), REAL),
+    (SelfExclusion, ("id", "created_at", "user", "starts_at", "ends_at"), (), None),
 ):
-    admin.site.register(model, type(f"{model.__name__}Admin", (ReadOnlyAdmin,),
-                                    {"list_display": fields}))
+    columns = {f"{name}_money": _money(name.replace("_", " ").capitalize(), name, currency)
+               for name in amounts}
+    admin.site.register(model, type(f"{model.__name__}Admin", (ReadOnlyAdmin,), {
+        "list_display": (*fields, *columns), **columns,
+        "list_select_related": tuple(n for n in ("table", "player", "user")
+                                     if n in fields),
+    }))

@@ -146,6 +146,7 @@ class LedgerEntry(models.Model):
     amount = models.BigIntegerField()
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_not_zero"),
@@ -262,6 +263,7 @@ class PendingTopUp(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = "pending top-up"
         ordering = ["id"]
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="top_up_positive")]
 
@@ -281,6 +283,7 @@ class CashOut(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
+        verbose_name = "cash-out"
         ordering = ["-id"]
         indexes = [models.Index(fields=["table", "player", "-created_at"])]
 
@@ -351,6 +354,7 @@ class SelfExclusion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = "self-exclusion"
         ordering = ["-ends_at"]
         constraints = [
             models.CheckConstraint(

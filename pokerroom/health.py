@@ -1,4 +1,10 @@
-"""/healthz: is every part the room needs up? Load balancers and operators poll it."""
+"""Health endpoints for load balancers, orchestrators and operators.
+
+* `/livez` (liveness): the process answers requests. Checks nothing else, so a database or
+  Redis outage does not get every web process restarted; restart the process when it fails.
+* `/readyz` (readiness; `/healthz` is the same): the database, Redis and at least one Celery
+  worker answer. 503 naming what is down; route traffic only to processes that are ready.
+"""
 from __future__ import annotations
 
 import redis
@@ -37,7 +43,12 @@ CHECKS = {"database": check_database, "redis": check_redis, "celery": check_cele
 
 
 @require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def livez(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"alive": True})
+
+
+@require_GET
+def readyz(request: HttpRequest) -> JsonResponse:
     status: dict[str, str] = {}
     healthy = True
     for name, check in CHECKS.items():
@@ -47,3 +58,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
             status[name] = f"down: {exc}"
             healthy = False
     return JsonResponse({"healthy": healthy, **status}, status=200 if healthy else 503)
+
+
+healthz = readyz  # the readiness check's first name, kept for existing probes

@@ -61,6 +61,15 @@ def redis_url(publish: bool) -> Iterator[str]:
                 PUBLISHED_URL.unlink(missing_ok=True)
 
 
+def metrics_dir_fresh(path: Path) -> str:
+    """The directory where every process of the room writes its metrics (prometheus_client's
+    multiprocess mode, pokerroom/metrics.py), emptied of a previous run's files."""
+    path.mkdir(parents=True, exist_ok=True)
+    for old in path.glob("*.db"):
+        old.unlink()
+    return str(path)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test"}:
         print(__doc__, file=sys.stderr)
@@ -72,6 +81,8 @@ def main(argv: list[str]) -> int:
         if command == "test":  # never share a queue or channel prefix with a running room
             env.setdefault("ROOM_NAMESPACE", f"test{os.getpid()}")
         if command == "run":
+            env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir_fresh(
+                Path(env.get("PROMETHEUS_MULTIPROC_DIR") or BASE_DIR / "var" / "prometheus"))
             args = [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile")]
         else:
             args = [sys.executable, "-m", "pytest", *rest]

@@ -2,12 +2,26 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
+
+# The largest WebSocket message daphne accepts; above it the server closes the socket with
+# 1009 and a reason (the consumers answer `too_large` to anything over 4 KB below it). The
+# Procfile passes the same options.
+WS_MAX_MESSAGE_BYTES = int(os.environ.get("ROOM_WS_MAX_MESSAGE", "16384"))
+
+
+def daphne_command(python: str, *, host: str, port: int) -> list[str]:
+    """daphne serving the room, as the Procfile starts it (tests and benchmarks)."""
+    return [python, "-m", "pokerroom.serve", "-b", host, "-p", str(port), "-v", "0",
+            "--websocket-max-message-size", str(WS_MAX_MESSAGE_BYTES),
+            "--websocket-max-frame-size", str(WS_MAX_MESSAGE_BYTES),
+            "pokerroom.asgi:application"]
 
 
 def free_port() -> int:

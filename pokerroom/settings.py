@@ -5,11 +5,17 @@ DATABASE_URL unset → a SQLite file in var/. REDIS_URL unset → the embedded R
 """
 from __future__ import annotations
 
+import datetime
+import logging
 import os
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
+
+from pokerroom.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -22,7 +28,8 @@ env = environ.Env(
 )
 
 DEBUG: bool = env("DEBUG")
-SECRET_KEY: str = env("SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+SECRET_KEY: str = env("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 ALLOWED_HOSTS: list[str] = env("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS: list[str] = env("CSRF_TRUSTED_ORIGINS")
 
@@ -52,6 +59,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "axes",
+    "csp",
     "channels",
     "django_htmx",
     "accounts",
@@ -61,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lockout into a page
 ]
 
 ROOT_URLCONF = "pokerroom.urls"
@@ -108,16 +119,93 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # One test database per test run, so concurrent runs on one server never collide.
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # Django's psycopg connection pool: a request or service call borrows a connection and
+    # gives it back when it ends (CONN_MAX_AGE must be 0 with a pool). Daphne runs each HTTP
+    # request's sync code in a thread of its own, so persistent per-thread connections piled
+    # up under load until PostgreSQL refused new clients; the pool bounds them per process
+    # (docs/operations.md: size it so processes x ROOM_DB_POOL_MAX < max_connections), and a
+    # caller waits up to ROOM_DB_POOL_TIMEOUT seconds for a free connection instead of failing.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("ROOM_DB_POOL_MIN", default=2),
+        "max_size": env.int("ROOM_DB_POOL_MAX", default=10),
+        "timeout": env.float("ROOM_DB_POOL_TIMEOUT", default=20.0),
+    }
     # Server-side parameters let psycopg prepare the statements a connection keeps running (the
     # table lock, the hand read, the event insert...), so PostgreSQL parses and plans them once.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("ROOM_DB_HEALTH_CHECKS", default=True)
-    # Django's backend with an action's writes sent with its COMMIT and health checks only on
-    # idle connections (pokerroom/postgres/base.py).
-    DATABASES["default"]["ENGINE"] = "pokerroom.postgres"
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Security: HTTPS, cookies, login throttling, Content-Security-Policy -------------------------
+# ROOM_ENV=production turns on HTTPS-only defaults (redirect, HSTS, secure cookies); every one of
+# them can still be set on its own. Unset, it is `production` as soon as a SECRET_KEY is given
+# and `development` otherwise, so `make run` keeps serving http://127.0.0.1:8000 while no
+# deployment (which must set its own SECRET_KEY) runs without them by forgetting a variable.
+ROOM_ENV: str = env("ROOM_ENV", default="")
+ROOM_ENV = ROOM_ENV or ("development" if SECRET_KEY == DEVELOPMENT_SECRET_KEY else "production")
+if ROOM_ENV not in {"production", "development"}:
+    raise ImproperlyConfigured(f"ROOM_ENV must be production or development, not {ROOM_ENV!r}")
+if ROOM_ENV == "production" and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured("ROOM_ENV=production needs a SECRET_KEY of its own")
+PRODUCTION = ROOM_ENV == "production"
+
+SECURE_SSL_REDIRECT: bool = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
+# Load balancers probe health over plain HTTP.
+SECURE_REDIRECT_EXEMPT: list[str] = env.list("SECURE_REDIRECT_EXEMPT", default=[r"^healthz$", r"^readyz$", r"^livez$"])
+SECURE_HSTS_SECONDS: int = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS: bool = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=PRODUCTION)
+SECURE_HSTS_PRELOAD: bool = env.bool("SECURE_HSTS_PRELOAD", default=PRODUCTION)
+SESSION_COOKIE_SECURE: bool = env.bool("SESSION_COOKIE_SECURE", default=PRODUCTION)
+CSRF_COOKIE_SECURE: bool = env.bool("CSRF_COOKIE_SECURE", default=PRODUCTION)
+# Behind a proxy that ends TLS: "HTTP_X_FORWARDED_PROTO,https" (only if the proxy always sets
+# or strips that header, else clients could claim HTTPS).
+_proxy_ssl_header: list[str] = env.list("SECURE_PROXY_SSL_HEADER", default=[])
+if _proxy_ssl_header and len(_proxy_ssl_header) != 2:
+    raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER is HEADER,VALUE, e.g. HTTP_X_FORWARDED_PROTO,https")
+SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1]) if _proxy_ssl_header else None
+
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT failed log-ins within the cool-off
+# for one username, or from one address, further log-ins for it are refused until the cool-off
+# has passed since the last failure (a failure while locked starts it again). Staff unlock in
+# admin (Axes, Access attempts: delete) or with `manage.py axes_reset_username NAME`.
+# Behind a proxy, run daphne with --proxy-headers so the address is the client's, not the proxy's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before any check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # per account, and per address
+# A success does not wipe the failures: it would also wipe its address's, so one valid account
+# would let an address try on other accounts without end.
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False  # no banner at every process start; lockouts are still logged as warnings
+
+# Account email (the sign-up note, accounts/services.py): EMAIL_URL such as
+# smtp+tls://user:password@smtp.example.com:587; unset, messages are printed to the console.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL: str = env("DEFAULT_FROM_EMAIL", default="Poker Room <noreply@localhost>")
+
+# Content-Security-Policy (django-csp 4): scripts, styles, images and connections (including the
+# table's WebSocket, which 'self' covers) only from this origin; no inline code, no eval, no
+# framing. htmx's own inline style and eval are switched off in templates/_base.html.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# ---------------------------------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -141,21 +229,11 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-# Channels: Redis pub/sub. A broadcast is one PUBLISH per group, read once per process by one
-# subscriber connection and handed to that process's consumers (the list-based layer costs four
-# round trips per group send plus one blocking read loop per socket). Nothing is lost that
-# matters: the database is the truth, and a consumer that sees a version gap fills it from
-# HandEvent. socket_timeout=None keeps idle reads open (redis-py 6+ times them out otherwise).
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
-            # Separate rooms (or test runs) sharing one Redis use different prefixes.
-            "prefix": env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "asgi"),
-        },
-    }
-}
+# Table broadcasts: Redis pub/sub channels named `<prefix>:<group>`, published after each
+# commit and read once per server process (tables/groups.py, tables/fanout.py). No channel
+# layer: consumers have no channel of their own. Separate rooms (or test runs) sharing one
+# Redis use different prefixes.
+ROOM_CHANNEL_PREFIX: str = env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "room")
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
@@ -179,10 +257,37 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "tables-sweep": {"task": "tables.sweep", "schedule": 1.0, "options": {"expires": 5}},
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
-}
+# Waiting lists (tables/services/waitlist.py): how long an opened seat is held for the player
+# offered it, and whether players seated at another table of the same game and stakes go first
+# (PokerStars' "active waiting list"; off = plain first come, first served).
+WAITLIST_OFFER_SECONDS: int = env.int("WAITLIST_OFFER_SECONDS", default=60)
+WAITLIST_ACTIVE_FIRST: bool = env.bool("WAITLIST_ACTIVE_FIRST", default=True)
+
+# Operations: metrics and logs (docs/operations.md) -------------------------------------------
+# Prometheus: django-prometheus times every request (first and last middleware); the room's own
+# metrics are in pokerroom/metrics.py. GET /metrics needs `Authorization: Bearer $METRICS_TOKEN`
+# or a staff session. Set PROMETHEUS_MULTIPROC_DIR (the same empty directory for every process
+# of the room) so that a scrape sums daphne's and the Celery workers' values.
+INSTALLED_APPS = [*INSTALLED_APPS, "django_prometheus"]
+MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    *MIDDLEWARE,
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
+]
+METRICS_TOKEN: str = env("METRICS_TOKEN", default="")
+# Opt-in: count and time every SQL statement (django_db_* metrics; a few µs per statement).
+if env.bool("METRICS_DATABASE", default=False):
+    DATABASES["default"]["ENGINE"] = {
+        "django.db.backends.sqlite3": "django_prometheus.db.backends.sqlite3",
+        "django.db.backends.postgresql": "pokerroom.dbmetrics",
+    }[DATABASES["default"]["ENGINE"]]
+
+# Logs: LOG_FORMAT=text (default) or json (one object per line); table and hand ids on table
+# lines; the sweeper's per-second task lines dropped (pokerroom/logs.py). Celery workers and beat
+# log through the same handler instead of replacing it with their own.
+LOG_FORMAT: str = env("LOG_FORMAT", default="text")
+LOGGING = logging_config(fmt=LOG_FORMAT, level=env("LOG_LEVEL", default="INFO"))
+if LOG_FORMAT == "json":  # Python's warnings too, as JSON lines (logger py.warnings)
+    logging.captureWarnings(True)
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# End of operations -----------------------------------------------------------------------------

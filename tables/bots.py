@@ -15,14 +15,22 @@ import datetime
 import json
 import random
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from tables.events import EVENTS
+
 # Errors a correct client still meets: its view was a moment old (an event was in flight).
 RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out"})
+# The table client's requests follow the browser page's (static/js/table/): a snapshot only on
+# connect, after a gap it cannot fill, or for an event type it does not know.
+# Money-moving messages carry a client-made request id (docs/protocol.md): resent, they move
+# money once.
+MONEY_MESSAGES = frozenset({"sit", "top_up", "leave"})
 SEND_RATE = 8.0  # messages per second per socket; the server allows 10 sustained
 
 
@@ -68,11 +76,15 @@ def session_cookie(user: Any) -> str:
     from importlib import import_module
 
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
 
+    # The first backend that can load a user (as the test client's force_login picks it): the
+    # login throttle's backend comes first but loads nobody.
+    backend = next(path for path in settings.AUTHENTICATION_BACKENDS
+                   if hasattr(load_backend(path), "get_user"))
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[BACKEND_SESSION_KEY] = backend
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
@@ -88,10 +100,24 @@ def ws_url(base: str, table_id: int) -> str:
 # Playing (asyncio) ---------------------------------------------------------------------------
 @dataclass
 class TableTally:
-    """Hands finished at one table, shared by the bots sitting there (one process)."""
+    """Hands finished at one table, and the seats its bots asked for, shared by the bots of
+    one process sitting there (so two of them never ask for the same seat)."""
 
     target: int
     ended: set[int] = field(default_factory=set)
+    claimed: dict[int, int] = field(default_factory=dict)  # seat → the bot's user id
+
+    def seat_claim(self, *, user_id: int, want: int | None, free: list[int]) -> int | None:
+        """A free seat no other bot of this process has asked for: `want` if possible."""
+        mine = [n for n, uid in self.claimed.items() if uid == user_id]
+        for n in mine:
+            del self.claimed[n]
+        open_ = [n for n in free if n not in self.claimed]
+        if not open_:
+            return None
+        seat = want if want in open_ else open_[0]
+        self.claimed[seat] = user_id
+        return seat
 
     @property
     def done(self) -> bool:
@@ -101,7 +127,8 @@ class TableTally:
 @dataclass
 class BotResult:
     name: str
-    seat: int | None = None
+    seat: int | None = None  # where the bot sits now
+    sat_at: int | None = None  # where it sat (kept after it left); None: it never got a seat
     hands: int = 0
     actions: int = 0
     bought_in: int = 0
@@ -110,6 +137,7 @@ class BotResult:
     reconnects: int = 0
     throttled: int = 0
     timeouts: int = 0  # turns the server acted on for us (then sat us out; we sat in again)
+    snapshot_requests: int = 0  # as the browser: only for an event type it does not know
     errors: Counter[str] = field(default_factory=Counter)
     left: bool = False
     last_error: str = ""
@@ -117,6 +145,13 @@ class BotResult:
     @property
     def net(self) -> int:
         return self.cashed_out - self.bought_in
+
+    @property
+    def where(self) -> str:
+        """Where the bot is, for the summary: never seated, seated, or left."""
+        if self.sat_at is None:
+            return "never seated"
+        return f"seat {self.sat_at}" + ("" if self.left else " (still seated)")
 
 
 def choose_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -152,12 +187,15 @@ class Bot:
         self.on_send, self.on_event = on_send, on_event
         self.result = BotResult(name=name)
         self.version: int | None = None
+        self.asked_from: int | None = None
         self.legal: dict[str, Any] | None = None
         self.in_flight = False
         self.leaving = False
         self.leave_wanted = False  # finish() was called: leave, on this socket or the next one
         self.leave_sent_on: Any = None  # the socket the last `leave` went out on
         self.topping_up = False
+        self.seats_refused: set[int] = set()  # taken by someone else under our feet
+        self.sit_asked: int | None = None
         self.sent_version: int | None = None
         self.next_send_at = 0.0
         # One sender at a time, in call order: the session task and finish() (another task) both
@@ -186,7 +224,9 @@ class Bot:
                 self.lost_at = self.lost_at or now
                 if self.stop.is_set() or now - self.lost_at > self.reconnect_seconds:
                     raise
-            self.in_flight = False
+            # The last action may have died with the socket: decide again on the next news
+            # (a copy that did land is refused as stale, like a second click in the browser).
+            self.in_flight, self.sent_version = False, None
             self.result.reconnects += 1
             await asyncio.sleep(0.2)
 
@@ -205,6 +245,7 @@ class Bot:
                 # with the old socket. The server answers only after its resync: a seat freed
                 # meanwhile shows up as `seat_left` first, and the session ends on it.
                 await self.send_leave()
+            await self.maybe_act()  # back during our turn: the bar is still there, act again
             async for raw in ws:
                 await self.handle(json.loads(raw))
                 if self.result.left or self.stop.is_set():
@@ -220,6 +261,8 @@ class Bot:
         that was current then (a message decided before a reconnect is not sent on the new
         socket: ConnectionClosed). Returns that socket."""
         ws = self.ws
+        if message.get("type") in MONEY_MESSAGES and "request_id" not in message:
+            message = {**message, "request_id": uuid.uuid4().hex}
         async with self.send_lock:
             wait = self.next_send_at - time.monotonic()
             if wait > 0:
@@ -237,9 +280,19 @@ class Bot:
             for one in msg["events"]:
                 await self.handle(one)
         elif kind == "event":
-            self.version = msg["version"]
+            if self.version is not None and msg["version"] <= self.version:
+                return  # seen already
+            if self.version is not None and msg["version"] > self.version + 1:
+                if self.asked_from != self.version:  # a gap: ask once for what is missing
+                    self.asked_from = self.version
+                    await self.send({"type": "hello", "last_version": self.version})
+                return
+            self.version, self.asked_from = msg["version"], None
             if self.on_event is not None:
                 self.on_event(self, msg["version"], msg["event"])
+            if msg["event"].get("type") not in EVENTS:  # what the browser page does too
+                self.result.snapshot_requests += 1
+                await self.send({"type": "snapshot"})
             await self.on_table_event(msg["event"])
         elif kind == "error":
             self.in_flight = False
@@ -250,6 +303,16 @@ class Bot:
                 self.next_send_at = time.monotonic() + 1.0
                 if self.last_sent == "leave":  # ask again on the next event
                     self.leaving = False
+                elif self.last_sent == "sit" and self.seat is None:  # sit on a fresh view
+                    self.sit_asked = None
+                    await self.send({"type": "snapshot"})
+            elif code == "seat_taken" and self.seat is None and self.sit_asked is not None:
+                # Someone sat there first (a player, or a bot of another process): try
+                # another free seat on a fresh view of the table.
+                self.result.races += 1
+                self.seats_refused.add(self.sit_asked)
+                self.sit_asked = None
+                await self.send({"type": "snapshot"})
             elif code in RACE_ERRORS:
                 self.result.races += 1
                 if code == "not_your_turn":
@@ -260,7 +323,7 @@ class Bot:
                 if self.leaving:  # the leave was refused: ask again after the next hand
                     self.leaving = False
                 if code in ("insufficient_funds", "below_min_buy_in", "above_max_buy_in",
-                            "seat_taken") and self.seat is None:
+                            "table_full") and self.seat is None:
                     self.stop.set()
 
     async def on_snapshot(self, snap: dict[str, Any]) -> None:
@@ -268,22 +331,25 @@ class Bot:
         you = snap.get("you") or {}
         self.legal = you.get("legal")
         if self.seat is None and you.get("seat"):
-            self.result.seat = you["seat"]
-        if self.seat is None and not self.leaving:
-            taken = {s["seat"] for s in snap["seats"]}
+            self.result.seat = self.result.sat_at = you["seat"]
+        if self.seat is None and not self.leaving and self.sit_asked is None:
+            taken = {s["seat"] for s in snap["seats"]} | self.seats_refused
             free = [n for n in range(1, self.table["max_seats"] + 1) if n not in taken]
-            if not free:
+            seat = self.tally.seat_claim(user_id=self.user_id, want=self.want_seat, free=free)
+            if seat is None:
                 self.result.errors["table_full"] += 1
+                self.result.last_error = "table_full: no free seat was left for this bot"
                 self.stop.set()
                 return
-            seat = self.want_seat if self.want_seat in free else free[0]
+            self.sit_asked = seat
             amount = self.buy_in or self.table["max_buy_in"]
             await self.send({"type": "sit", "seat": seat, "amount": amount})
 
     async def on_table_event(self, event: dict[str, Any]) -> None:
         kind, seat = event.get("type"), event.get("seat")
         if kind == "seat_taken" and event.get("player_id") == self.user_id:
-            self.result.seat = seat
+            self.result.seat = self.result.sat_at = seat
+            self.sit_asked = None
             self.result.bought_in += event["stack"]
         elif kind == "top_up" and seat == self.seat and self.seat is not None:
             self.result.bought_in += event["amount"]
@@ -360,16 +426,17 @@ def summary_lines(results: list[BotResult], *, seconds: float) -> list[str]:
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r.errors)
-        flag = "" if r.left else "  (still seated)"
-        if r.last_error:
-            flag += f"  last error: {r.last_error}"
-        lines.append(f"{r.name:>10}  hands {r.hands:4d}  actions {r.actions:5d}  "
+        flag = f"  last error: {r.last_error}" if r.last_error else ""
+        lines.append(f"{r.name:>10}  {r.where:<14}  hands {r.hands:4d}  actions {r.actions:5d}  "
                      f"net {r.net:+7d}  races {r.races:3d}  throttled {r.throttled}  "
                      f"timeouts {r.timeouts}  reconnects {r.reconnects}  "
                      f"errors {dict(r.errors) or 0}{flag}")
     actions = sum(r.actions for r in results)
+    seated = sum(r.sat_at is not None for r in results)
+    lines.append(f"seated: {seated} of {len(results)} bots")
     lines.append(f"total: {actions} actions in {seconds:.1f} s "
                  f"({actions / max(seconds, 1e-9):.1f}/s), net {sum(r.net for r in results):+d}, "
+                 f"snapshot requests: {sum(r.snapshot_requests for r in results)}, "
                  f"errors: {dict(errors) or 'none'}")
     return lines
 

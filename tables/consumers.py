@@ -5,8 +5,8 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import time
-import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from pokerroom import metrics
 from tables import fanout, services
 from tables.errors import TableError
 from tables.groups import batch_frame, server_loop_use, table_group, user_group
@@ -41,62 +42,13 @@ def lobby_snapshot() -> list[dict[str, Any]]:
     ]
 
 
-class RoomConsumer(AsyncJsonWebsocketConsumer):
-    """Handles the socket's messages one after the other, and nothing else: no channel of its
-    own on the channel layer (table events reach the consumers of a process through its hub,
-    tables/fanout.py), and no per-message `aclose_old_connections()` (a hop through asgiref's
-    single sync thread for every message; every database call here goes through
-    `database_sync_to_async`, which closes stale connections itself, in the thread using
-    them). Channels' own loop waits on the socket and on such a channel with a new task and an
-    `asyncio.wait` per message."""
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        self.scope, self.channel_layer, self.base_send = scope, None, send
-        try:
-            while True:
-                await self.dispatch(await receive())
-        except StopConsumer:
-            pass
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class LobbyConsumer(RoomConsumer):
-    """Anyone may watch the lobby: sends the table list on connect and on {"type": "refresh"}."""
-
-    async def connect(self) -> None:
-        await self.accept()
-        await self.send_lobby()
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "refresh":
-            await self.send_lobby()
-        else:
-            await self.send_json({"type": "error", "code": "unknown_type",
-                                  "message": 'The lobby socket only understands {"type": "refresh"}.'})
-
-    async def send_lobby(self) -> None:
-        tables = await database_sync_to_async(lobby_snapshot)()
-        await self.send_json({"type": "lobby", "tables": tables})
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
-
-
-# Live table -----------------------------------------------------------------------------------
 logger = logging.getLogger(__name__)
-MAX_FRAME_BYTES = 4096
+MAX_MESSAGE_BYTES = 4096  # larger messages are answered `too_large`; the server closes the
+# socket (1009, with a reason) above its own maximum (`--websocket-max-message-size`, Procfile)
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 GAP_WAIT_SECONDS = 0.05
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 NO_ARGS = {
     "sit_out": "sit_out", "sit_in": "sit_in", "post_bb": "post_big_blind_now",
     "wait_bb": "wait_for_big_blind",
@@ -124,6 +76,123 @@ class BadRequest(Exception):
         self.code, self.message = code, message
 
 
+MAX_NESTING = 16
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def decode(raw: str) -> dict[str, Any]:
+    """One JSON object, or BadRequest: never an exception that would end the socket. Deeply
+    nested input is refused before parsing: `json.loads` would raise RecursionError (not
+    ValueError), and a RecursionError can leave CPython 3.11's compiler in a bad state."""
+    if raw.count("[") + raw.count("{") > MAX_NESTING and _nesting(raw) > MAX_NESTING:
+        raise BadRequest("bad_json", f"JSON nested more than {MAX_NESTING} levels deep.")
+    try:
+        content = json.loads(raw)
+    except (ValueError, RecursionError):
+        content = None
+    if not isinstance(content, dict):
+        raise BadRequest("bad_json", "Send one JSON object per message.")
+    return content
+
+
+def ref_of(content: dict[str, Any]) -> str | None:
+    """The request's `ref`, echoed in its answer: any string of at most 64 characters."""
+    ref = content.get("ref")
+    return ref if isinstance(ref, str) and len(ref) <= 64 else None
+
+
+def _nesting(raw: str) -> int:
+    """How deep brackets nest outside string literals."""
+    depth = deepest = 0
+    for ch in JSON_STRING.sub('""', raw):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    """What both sockets share: size and rate limits, decoding, errors that never close the
+    socket, and a clean end.
+
+    It keeps its own receive loop (`__call__`), which is Channels' public consumer contract
+    (an ASGI app that awaits `receive` and dispatches each message by type), without a channel
+    of its own on the channel layer (table events reach the consumers of a process through its
+    hub, tables/fanout.py) and without the per-message `aclose_old_connections()` hop (every
+    database call here goes through `database_sync_to_async`, which closes stale connections
+    itself, in the thread using them). tests/tables/test_consumer.py pins that contract.
+    Whatever ends the loop (a close, a bug), `ended` runs: nothing stays subscribed."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.scope, self.channel_layer, self.base_send = scope, None, send
+        self.bucket = TokenBucket()
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            await self.ended()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def ended(self) -> None:
+        """Called once when the consumer stops, however it stops."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        ref = None
+        try:
+            if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
+                raise BadRequest("too_large", f"Messages are at most {MAX_MESSAGE_BYTES} bytes.")
+            if not self.bucket.take():
+                raise BadRequest("rate_limited", "Too many messages: at most 10 per second.")
+            content = decode(raw)
+            ref = ref_of(content)
+            await self.handle(content)
+        except (BadRequest, TableError) as e:
+            await self.error(e.code, e.message, ref)
+        except Exception:  # a bug must not close the socket: log it, say so
+            logger.exception("%s: a message failed", type(self).__name__)
+            await self.error("server_error", "Something went wrong on our side; nothing was "
+                             "changed. Try again.", ref)
+
+    async def handle(self, content: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    async def error(self, code: str, message: str, ref: str | None = None) -> None:
+        frame = {"type": "error", "code": code, "message": message}
+        if ref is not None:
+            frame["ref"] = ref
+        await self.send_json(frame)
+
+
+class LobbyConsumer(RoomConsumer):
+    """Anyone may watch the lobby: sends the table list on connect and on {"type": "refresh"}."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.send_lobby()
+
+    async def handle(self, content: dict[str, Any]) -> None:
+        if content.get("type") != "refresh":
+            raise BadRequest("unknown_type",
+                             'The lobby socket only understands {"type": "refresh"}.')
+        await self.send_lobby()
+
+    async def send_lobby(self) -> None:
+        tables = await database_sync_to_async(lobby_snapshot)()
+        await self.send_json({"type": "lobby", "tables": tables})
+
+
+# Live table -----------------------------------------------------------------------------------
 def _int_field(content: dict, name: str, *, required: bool = True) -> int | None:
     value = content.get(name)
     if value is None and not required:
@@ -131,6 +200,16 @@ def _int_field(content: dict, name: str, *, required: bool = True) -> int | None
     if type(value) is not int:
         raise BadRequest("bad_request", f"'{name}' must be an integer.")
     return value
+
+
+def _request_key(content: dict, user_id: int) -> str:
+    """The idempotency key of a money-moving message, from its client-made `request_id`: a
+    message resent (after a reconnect, say) with the same id moves money once."""
+    request_id = content.get("request_id")
+    if not isinstance(request_id, str) or not REQUEST_ID.fullmatch(request_id):
+        raise BadRequest("bad_request", "'request_id' must be a client-made id of 8 to 64 "
+                         "letters, digits, '-' or '_' (a UUID), the same when a request is resent.")
+    return f"ws:{user_id}:{request_id}"
 
 
 class TableConsumer(RoomConsumer):
@@ -147,8 +226,8 @@ class TableConsumer(RoomConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
-        self.version, self.private, self.bucket = None, {}, TokenBucket()
-        self.closed = False
+        self.version, self.private = None, {}
+        self.closed, self.present = False, False
         self.ahead: dict[int, dict[str, Any]] = {}  # events not sent yet, by version
         self.fill_due = False
         # Held while events are sent or read from the database: one delivery at a time, in
@@ -167,18 +246,31 @@ class TableConsumer(RoomConsumer):
         await self.accept()
         await self.resync(_query_last_version(self.scope))
         if self.user_id is not None:
-            await database_sync_to_async(services.hand_reconnect_bonus)(
-                table_id=self.table_id, user_id=self.user_id)
+            ids = {"table_id": self.table_id, "user_id": self.user_id}
+            dropped_at = await database_sync_to_async(services.presence_join)(**ids)
+            self.present = True
+            if dropped_at is not None:
+                await database_sync_to_async(services.hand_reconnect_bonus)(
+                    **ids, dropped_at=dropped_at)
 
-    async def disconnect(self, code: int) -> None:
+    async def ended(self) -> None:
+        """Leave the hub's groups and count the socket out, whether the socket closed or the
+        consumer failed."""
         self.closed = True
         for group in getattr(self, "groups_joined", []):
             await fanout.hub().leave(group, self)
+        self.groups_joined = []
+        if getattr(self, "present", False):
+            self.present = False
+            await database_sync_to_async(services.presence_leave)(
+                table_id=self.table_id, user_id=self.user_id)
 
     # Resync -------------------------------------------------------------------------------
     async def resync(self, last_version: int | None) -> None:
         """Missed events after `last_version` when possible, else a snapshot; then whatever
         arrived meanwhile."""
+        if last_version is not None:
+            metrics.RESYNCS.inc()
         async with self.delivering:
             await self._resync(last_version)
             await self.deliver()
@@ -202,6 +294,8 @@ class TableConsumer(RoomConsumer):
         await self._snapshot()
 
     async def _snapshot(self) -> None:
+        metrics.SNAPSHOTS.inc()
+        metrics.SNAPSHOTS.inc()
         snap = await database_sync_to_async(table_snapshot)(
             table_id=self.table_id, user_id=self.user_id)
         self.version = snap["version"]
@@ -257,6 +351,7 @@ class TableConsumer(RoomConsumer):
             self.fill_due = False
             if self.closed or self.version is None or not self.ahead:
                 return
+            metrics.GAPS.inc()
             await self._resync(self.version)
             await self.deliver()
 
@@ -277,41 +372,6 @@ class TableConsumer(RoomConsumer):
             self.private = {v: e for v, e in self.private.items() if v > self.version}
 
     # Client messages ----------------------------------------------------------------------
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                      **kwargs: Any) -> None:
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
-            await self.error("too_large", f"Messages are at most {MAX_FRAME_BYTES} bytes.")
-            return
-        if not self.bucket.take():
-            await self.error("rate_limited", "Too many messages: at most 10 per second.")
-            return
-        try:
-            content = json.loads(raw)
-        except ValueError:
-            content = None
-        if not isinstance(content, dict):
-            await self.error("bad_json", "Send one JSON object per message.")
-            return
-        ref = content.get("ref")
-        ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
-        try:
-            await self.handle(content)
-        except BadRequest as e:
-            await self.error(e.code, e.message, ref)
-        except TableError as e:
-            await self.error(e.code, e.message, ref)
-        except Exception:  # a bug must not close every player's socket: log it, say so
-            logger.exception("table %s: message %r failed", self.table_id, content.get("type"))
-            await self.error("server_error", "Something went wrong on our side; nothing was "
-                             "changed. Try again.", ref)
-
-    async def error(self, code: str, message: str, ref: str | None = None) -> None:
-        frame = {"type": "error", "code": code, "message": message}
-        if ref is not None:
-            frame["ref"] = ref
-        await self.send_json(frame)
-
     async def handle(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "ping":
@@ -343,29 +403,29 @@ class TableConsumer(RoomConsumer):
         elif kind in ("show", "muck"):
             await call(services.act)(**ids, action=kind, expected_version=_int_field(
                 content, "version", required=False))
-        elif kind == "sit":
-            await call(_sit)(table_id=self.table_id, user_id=self.user_id,
-                             number=_int_field(content, "seat"),
-                             amount=_int_field(content, "amount"))
-        elif kind == "leave":
-            await call(services.seat_leave)(**ids, idempotency_key=_key("leave"))
-        elif kind == "top_up":
-            await call(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
-                                              idempotency_key=_key("top-up"))
+        elif kind in ("sit", "leave", "top_up"):
+            key = _request_key(content, self.user_id)
+            if kind == "sit":
+                await call(_sit)(**ids, number=_int_field(content, "seat"),
+                                 amount=_int_field(content, "amount"), idempotency_key=key)
+            elif kind == "leave":
+                await call(services.seat_leave)(**ids, idempotency_key=key)
+            else:
+                await call(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
+                                                  idempotency_key=key)
+            done = {"type": "done", "request_id": content["request_id"], "ref": ref_of(content)}
+            await self.send_json({k: v for k, v in done.items() if v is not None})
         else:
             await call(getattr(services, NO_ARGS[kind]))(**ids)
 
 
-def _key(kind: str) -> str:
-    return f"ws-{kind}-{uuid.uuid4().hex}"
-
-
-def _sit(*, table_id: int, user_id: int, number: int, amount: int) -> None:
+def _sit(*, table_id: int, user_id: int, number: int, amount: int,
+         idempotency_key: str) -> None:
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=user_id)
     services.seat_take(table_id=table_id, user=user, number=number, amount=amount,
-                       idempotency_key=_key("sit"))
+                       idempotency_key=idempotency_key)
 
 
 def _table_open(table_id: int) -> bool:

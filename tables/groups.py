@@ -1,8 +1,11 @@
-"""Channel-layer group names and the on-commit broadcast of recorded events.
+"""Table broadcast groups and the after-commit broadcast of recorded events, over Redis
+pub/sub (redis-py's public API, on channels this module and the hub own: fanout.py).
 
-The channel layer only wakes clients up: every message carries events already stored in
-HandEvent, already redacted and already encoded as the `event` frame a socket sends, so
-consumers neither query the database nor encode JSON per event and per socket."""
+A broadcast only wakes clients up: every message carries events already stored in HandEvent,
+already redacted and already encoded as the `event` frame a socket sends, so consumers neither
+query the database nor encode JSON per event and per socket. Redis keeps nothing for a
+subscriber that is not listening; a socket that misses a message sees a version gap and
+reads it from the database."""
 from __future__ import annotations
 
 import asyncio
@@ -11,11 +14,17 @@ import logging
 from collections import deque
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+import redis
+import redis.asyncio
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 _server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def channel_of(group: str) -> str:
+    """The Redis pub/sub channel of a group (rooms sharing one Redis use other prefixes)."""
+    return f"{settings.ROOM_CHANNEL_PREFIX}:{group}"
 
 
 def table_group(table_id: int) -> str:
@@ -26,7 +35,7 @@ def user_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
 
 
-def server_loop_use(loop: asyncio.AbstractEventLoop) -> None:
+def server_loop_use(loop: asyncio.AbstractEventLoop | None) -> None:
     """Called by the consumers: broadcasts from this process's service threads are handed to
     the server's event loop without waiting for them (see `events_broadcast`)."""
     global _server_loop
@@ -52,7 +61,10 @@ def events_broadcast(*, table_id: int, items: list[dict[str, Any]]) -> None:
     if loop is not None and loop.is_running():
         loop.call_soon_threadsafe(_outbox_put, table_id, items)
     else:
-        async_to_sync(_send)(table_id, items)
+        with sync_client().pipeline(transaction=False) as pipe:
+            for group, message in _messages(table_id, items):
+                pipe.publish(channel_of(group), json.dumps(message))
+            pipe.execute()
 
 
 _outbox: deque[tuple[str, dict[str, Any]]] = deque()
@@ -115,33 +127,35 @@ def _messages(table_id: int, items: list[dict[str, Any]]) -> list[tuple[str, dic
     return messages
 
 
-async def _send(table_id: int, items: list[dict[str, Any]]) -> None:
-    await _publish(_messages(table_id, items))
-
-
 async def _publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Group-send `messages` in order. On the Redis pub/sub layer they go out as one pipeline
-    of PUBLISH commands per Redis server (one round trip instead of one per message), under
-    the layer's own per-server lock, so nothing this process publishes can come between
-    them. This uses channels_redis's pub/sub internals (pinned below version 5); another
-    layer gets one `group_send` after the other."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    if not hasattr(layer, "_get_layer"):
+    """Publish `messages` in order, as one pipeline of PUBLISH commands (one round trip). One
+    sender task per process calls this, so nothing it publishes can come between them."""
+    async with async_client().pipeline(transaction=False) as pipe:
         for group, message in messages:
-            await layer.group_send(group, message)
-        return
-    inner = layer._get_layer()
-    by_shard: dict[Any, list[tuple[str, bytes]]] = {}
-    for group, message in messages:
-        channel = inner._get_group_channel_name(group)
-        by_shard.setdefault(inner._get_shard(channel), []).append(
-            (channel, layer.serialize(message)))
-    for shard, published in by_shard.items():
-        async with shard._lock:
-            shard._ensure_redis()
-            async with shard._redis.pipeline(transaction=False) as pipe:
-                for channel, data in published:
-                    pipe.publish(channel, data)
-                await pipe.execute()
+            pipe.publish(channel_of(group), json.dumps(message))
+        await pipe.execute()
+
+
+_sync: redis.Redis | None = None
+_async: dict[asyncio.AbstractEventLoop, redis.asyncio.Redis] = {}
+
+
+def sync_client() -> redis.Redis:
+    """Publishing from threads without the server's loop (Celery, commands, tests)."""
+    global _sync
+    if _sync is None:
+        _sync = redis.Redis.from_url(settings.REDIS_URL)
+    return _sync
+
+
+def async_client() -> redis.asyncio.Redis:
+    """This event loop's client (a server has one loop; tests start one per test). Reads never
+    time out: an idle table's subscription stays open."""
+    loop = asyncio.get_running_loop()
+    found = _async.get(loop)
+    if found is None:
+        for old in [old for old in _async if old.is_closed()]:
+            del _async[old]
+        found = _async[loop] = redis.asyncio.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=None, health_check_interval=30)
+    return found

@@ -113,6 +113,7 @@ class TableConfig(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = "table configuration"
         ordering = ["currency", "structure", "lower_stake", "name"]
         constraints = [
             models.CheckConstraint(
@@ -163,6 +164,7 @@ class TableConfig(models.Model):
             unit_whole=self.whole_unit,
             ante=self.ante,
             timeout_policy=ENGINE_TIMEOUT_POLICY[self.timeout_policy],
+            auto_showdown=True,
             rake=engine.RakeRule(
                 percent_bp=self.rake_bps,
                 cap=self.rake_cap or None,
@@ -187,7 +189,7 @@ class TableConfig(models.Model):
     def money_label(self, amount: int) -> str:
         """An amount in this table's minor unit for people: "1,250" chips, "$5", "$2.50"."""
         if self.currency == Currency.REAL:
-            return f"${amount // 100}" if amount % 100 == 0 else f"${amount // 100}.{amount % 100:02d}"
+            return f"${amount // 100:,}" if amount % 100 == 0 else f"${amount // 100:,}.{amount % 100:02d}"
         return f"{amount:,}"
 
     def stakes_label(self) -> str:
@@ -210,8 +212,8 @@ class TableConfig(models.Model):
                 errors["small_blind"] = "Give the small blind amount for the explicit rule."
             elif self.small_blind > self.lower_stake:
                 errors["small_blind"] = (
-                    f"The small blind ({self.small_blind}) cannot be above the big blind "
-                    f"({self.lower_stake})."
+                    f"The small blind ({self.money_label(self.small_blind)}) cannot be above "
+                    f"the big blind ({self.money_label(self.lower_stake)})."
                 )
         elif self.small_blind:
             errors["small_blind"] = "Only set an amount with the explicit small-blind rule."
@@ -311,6 +313,7 @@ class HandSummary(models.Model):
     players_saw_flop = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name_plural = "hand summaries"
         ordering = ["-finished_at"]
         indexes = [models.Index(fields=["table", "-finished_at"])]
 
@@ -360,6 +363,8 @@ class Hand(models.Model):
     seat_ids = models.JSONField(help_text='Seat number → Seat id, e.g. {"1": 17}.')
     deadline = models.DateTimeField(null=True, blank=True, help_text="Turn deadline, if any.")
     bonus_used = models.BooleanField(default=False, help_text="Reconnect bonus used this turn.")
+    turn_started_at = models.DateTimeField(null=True, blank=True,
+                                           help_text="When the current turn began.")
     timer_at = models.DateTimeField(null=True, blank=True,
                                     help_text="When the timeout task last queued fires.")
     commitment = models.CharField(max_length=64)
@@ -416,5 +421,93 @@ class TimeoutAllIn(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
+    class Meta:
+        verbose_name = "timeout all-in"
+
     def __str__(self) -> str:
         return f"timeout all-in by {self.player_id} in hand {self.hand_id}"
+
+
+class TablePresence(models.Model):
+    """How many sockets a logged-in user has open at a table through one server process, and
+    when the last one closed: a reconnect earns the turn bonus only if every socket had dropped
+    during his own turn. In the database, not a process's memory: his sockets may be served by
+    different processes; rows of a process that died are ignored (tables/services/presence.py)."""
+
+    table = models.ForeignKey(TableConfig, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    server = models.CharField(max_length=64,
+                              help_text="The server process holding the sockets (its boot id).")
+    sockets = models.PositiveIntegerField(default=0)
+    dropped_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When the last open socket closed.")
+
+    class Meta:
+        verbose_name_plural = "table presences"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "server"],
+                                    name="presence_unique_per_server"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}: {self.sockets} sockets"
+
+
+class WaitingListEntry(models.Model):
+    """A player waiting for a seat at a full table (tables/services/waitlist.py).
+
+    While `offered_seat` is set and `offer_expires_at` has not passed, that seat is held for
+    this player: others are refused it (`seat_reserved`). The database is the whole state, so
+    a restart or a lost expiry task loses nothing: expiry is also checked whenever it is read."""
+
+    table = models.ForeignKey(TableConfig, on_delete=models.CASCADE, related_name="waiting_list")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="waiting_entries")
+    joined_at = models.DateTimeField(db_index=True)
+    offered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "joined_at", "id"]
+        verbose_name_plural = "waiting list entries"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"],
+                                    name="one_waiting_entry_per_player_per_table"),
+            models.UniqueConstraint(fields=["table", "offered_seat"],
+                                    condition=models.Q(offered_seat__isnull=False),
+                                    name="one_offer_per_seat"),
+            models.CheckConstraint(
+                condition=models.Q(offered_seat__isnull=True, offer_expires_at__isnull=True)
+                | models.Q(offered_seat__isnull=False, offer_expires_at__isnull=False),
+                name="offer_has_seat_and_expiry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.table}"
+
+
+class AutoTopUpMode(models.TextChoices):
+    TO_MAX = "max", "Before every hand, top up to the maximum buy-in"
+    BELOW = "below", "When below a number of big blinds, top up to the maximum buy-in"
+
+
+class AutoTopUp(models.Model):
+    """A player's standing order at one table: buy chips between hands, through the cashier
+    like a manual top-up (a busted stack included: that is an automatic rebuy)."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="auto_top_ups")
+    table = models.ForeignKey(TableConfig, on_delete=models.CASCADE, related_name="auto_top_ups")
+    mode = models.CharField(max_length=8, choices=AutoTopUpMode.choices)
+    threshold_bb = models.PositiveIntegerField(
+        default=0, help_text="Mode 'below': top up when the stack is under this many big blinds."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "table"], name="auto_top_up_once_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}: {self.get_mode_display()}"

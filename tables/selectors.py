@@ -1,14 +1,16 @@
-"""Read-only queries for the lobby."""
+"""Read-only queries for the lobby: the tables, their statistics, sorting."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from tables.models import Currency, HandSummary, TableConfig
+from tables.models import Currency, HandSummary, Seat, TableConfig, WaitingListEntry
 
 STATS_WINDOW = datetime.timedelta(hours=1)
 
@@ -20,6 +22,8 @@ class LobbyFilters:
     min_big_blind: Decimal | None = None  # in whole units: dollars at real-money tables, chips at play
     max_big_blind: Decimal | None = None
     hide_full: bool = False
+    sort: str = ""  # a key of SORT_KEYS; "" keeps the default order (money, game, stakes, name)
+    descending: bool = False
 
 
 @dataclass(frozen=True)
@@ -29,14 +33,38 @@ class LobbyRow:
     average_pot: int
     players_per_flop_percent: int
     hands_per_hour: int
+    average_stack: int = 0  # mean chips of the seated players, 0 at an empty table
+    waiting: int = 0  # players on the waiting list
+    seats_held: int = 0  # free seats held for a waiting player (a live offer)
 
     @property
     def average_pot_label(self) -> str:
         return self.table.money_label(self.average_pot)
 
     @property
+    def average_stack_label(self) -> str:
+        return self.table.money_label(self.average_stack) if self.seats_taken else "—"
+
+    @property
+    def rake_label(self) -> str:
+        """ "5% cap $3", "2.5% no cap", "none": what the house takes from each pot."""
+        table = self.table
+        if not table.rake_percent:
+            return "none"
+        percent = f"{table.rake_percent.normalize():f}%"
+        cap = f"cap {table.money_label(table.rake_cap)}" if table.rake_cap else "no cap"
+        if table.rake_cap_by_players:
+            cap = "cap by players" if not table.rake_cap else f"{cap}, by players"
+        return f"{percent} {cap}"
+
+    @property
     def is_full(self) -> bool:
         return self.seats_taken >= self.table.max_seats
+
+    @property
+    def has_free_seat(self) -> bool:
+        """A seat anybody may take now: not taken, not held for the waiting list."""
+        return self.seats_taken + self.seats_held < self.table.max_seats
 
 
 def lobby_tables(filters: LobbyFilters) -> QuerySet[TableConfig]:
@@ -58,8 +86,26 @@ def lobby_tables(filters: LobbyFilters) -> QuerySet[TableConfig]:
     return tables
 
 
+# Sort keys of the lobby's columns (`?sort=avg_pot&dir=desc`); ties keep the default order.
+SORT_KEYS: dict[str, tuple[str, Callable[[LobbyRow], Any]]] = {
+    "id": ("Table id", lambda r: r.table.pk),
+    "name": ("Name", lambda r: r.table.name.lower()),
+    "game": ("Game", lambda r: r.table.get_structure_display()),
+    "stakes": ("Stakes", lambda r: (r.table.currency, r.table.lower_stake)),
+    "money": ("Money", lambda r: r.table.currency),
+    "seats": ("Seats", lambda r: (r.seats_taken, r.table.max_seats)),
+    "waiting": ("Waiting", lambda r: r.waiting),
+    "avg_pot": ("Average pot", lambda r: r.average_pot),
+    "avg_stack": ("Average stack", lambda r: r.average_stack),
+    "flop": ("Players/flop", lambda r: r.players_per_flop_percent),
+    "hands": ("Hands/hour", lambda r: r.hands_per_hour),
+    "rake": ("Rake", lambda r: (r.table.rake_percent, r.table.rake_cap)),
+}
+
+
 def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -> list[LobbyRow]:
-    """Each table with its statistics over the last hour of finished hands (zero when idle)."""
+    """Each table with its statistics over the last hour of finished hands (zero when idle),
+    its seated players' average stack and its waiting list, sorted as asked."""
     since = (now or timezone.now()) - STATS_WINDOW
     tables = list(lobby_tables(filters))
     stats = {
@@ -73,6 +119,12 @@ def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -
             saw_flop=Sum("players_saw_flop"),
         )
     }
+    stacks = dict(Seat.objects.filter(table__in=tables).values("table")
+                  .annotate(avg=Avg("chips")).values_list("table", "avg"))
+    entries = WaitingListEntry.objects.filter(table__in=tables).values("table")
+    waiting = dict(entries.annotate(n=Count("id")).values_list("table", "n"))
+    held = dict(entries.filter(offered_seat__isnull=False, offer_expires_at__gt=timezone.now())
+                .annotate(n=Count("id")).values_list("table", "n"))
     rows = []
     for table in tables:
         s = stats.get(table.pk)
@@ -82,8 +134,12 @@ def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -
             average_pot=round(s["avg_pot"]) if s else 0,
             players_per_flop_percent=(100 * s["saw_flop"] // s["dealt"]) if s and s["dealt"] else 0,
             hands_per_hour=s["hands"] if s else 0,
+            average_stack=round(stacks[table.pk]) if stacks.get(table.pk) is not None else 0,
+            waiting=waiting.get(table.pk, 0),
+            seats_held=held.get(table.pk, 0),
         )
         if not (filters.hide_full and row.is_full):
             rows.append(row)
+    if filters.sort in SORT_KEYS:
+        rows.sort(key=SORT_KEYS[filters.sort][1], reverse=filters.descending)
     return rows
-

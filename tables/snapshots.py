@@ -8,11 +8,11 @@ from typing import Any
 from django.utils import timezone
 
 from tables.engine import HandState, blind_seats, view_for
-from tables.models import Hand, HandEvent, Seat, TableConfig, TableState
-from tables.services.hands import countdown_at, iso
+from tables.models import HandEvent, Seat, TableConfig, TableState
+from tables.recent import iso, recent_hands
+from tables.services.turns import countdown_at
 
 RESYNC_LIMIT = 500
-RECENT_HANDS = 10
 
 
 def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
@@ -95,40 +95,6 @@ def _seats_of_hand(state: HandState | None) -> dict[str, Any]:
     order = [p.seat for p in state.players]
     sb, bb = blind_seats(state.button, order)
     return {"deal_order": order, "blinds": {"sb": sb, "bb": bb}}
-
-
-def recent_hands(*, table: TableConfig, limit: int = RECENT_HANDS) -> list[dict[str, Any]]:
-    """The last finished hands, newest first: seed (finished, so revealed), commitment and a
-    one-line summary of who collected what."""
-    hands = list(Hand.objects.filter(table=table, finished_at__isnull=False)
-                 .only("id", "number", "finished_at", "commitment", "seed", "state")
-                 .order_by("-id")[:limit])
-    names: dict[int, dict[int, str]] = {}
-    starts = HandEvent.objects.filter(hand_id__in=[h.pk for h in hands], type="hand_start")
-    for hand_id, payload in starts.values_list("hand_id", "payload"):
-        names[hand_id] = {p["seat"]: p["name"] for p in payload.get("players", [])}
-    return [{
-        "id": h.pk, "number": h.number, "finished_at": iso(h.finished_at),
-        "commitment": h.commitment, "seed": h.seed or None,
-        "summary": hand_summary(h.state.get("result") or {}, names.get(h.pk, {}), table),
-    } for h in hands]
-
-
-def hand_summary(result: dict[str, Any], names: dict[int, str], table: TableConfig) -> str:
-    """E.g. "bob wins 12 with two pair, Kings and Sevens" or "ann wins 3, bob wins 3": each
-    winner's total collected (after rake), with his best hand when it came to a showdown."""
-    won: dict[int, int] = {}
-    hands: dict[int, str] = {}
-    for pot in result.get("pots", []):
-        for seat, share in pot.get("shares", []):
-            won[seat] = won.get(seat, 0) + share
-        for seat, description in pot.get("hands", []):
-            hands.setdefault(seat, description)
-    parts = []
-    for seat in sorted(won, key=lambda s: (-won[s], s)):
-        text = f"{names.get(seat, f'seat {seat}')} wins {table.money_label(won[seat])}"
-        parts.append(f"{text} with {hands[seat]}" if seat in hands else text)
-    return ", ".join(parts)
 
 
 def _shown_after(view: dict[str, Any] | None, number: int) -> list[str] | None:

@@ -3,21 +3,34 @@ a service that re-checks the table under its lock and does nothing when it is to
 the situation moved on (duplicates, late deliveries, the beat sweeper's extra runs)."""
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
+from pokerroom.logs import log_context
 from tables import services
+from tables.models import Hand
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="tables.hand_timeout")
 def hand_timeout(*, hand_id: int, version: int) -> bool:
     """Act for the player to act when the deadline of the turn at `version` has passed."""
-    return services.hand_timeout(hand_id=hand_id, version=version)
+    with log_context(hand_id=hand_id):
+        acted = services.hand_timeout(hand_id=hand_id, version=version)
+        if acted:
+            table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+            logger.info("turn timed out: the server acted for the player",
+                        extra={"table_id": table_id})
+    return acted
 
 
 @shared_task(name="tables.hand_start")
 def hand_start(*, table_id: int) -> int | None:
     """Start the table's next hand once its pause is over (no-op otherwise)."""
-    hand = services.hand_start(table_id=table_id)
+    with log_context(table_id=table_id):
+        hand = services.hand_start(table_id=table_id)
     return hand.pk if hand is not None else None
 
 
@@ -30,3 +43,12 @@ def sweep() -> dict[str, int]:
     from tables.services.sweeps import sweep as run
 
     return asdict(run())
+
+
+@shared_task(name="tables.waitlist_offers_expire")
+def waitlist_offers_expire(*, table_id: int) -> int:
+    """At a seat offer's end: move the waiting list on if the offer lapsed (no-op otherwise).
+    Reads also do this, so a lost task only delays the list until someone looks."""
+    from tables.services.waitlist import offers_expire
+
+    return offers_expire(table_id=table_id)

@@ -33,5 +33,6 @@ def hand_start_schedule(*, table_id: int, at: datetime.datetime) -> None:
             services.hand_start(table_id=table_id)
             return
         except Exception:  # the committed work that scheduled us stands; let the worker retry
-            logger.exception("table %s: dealing the next hand failed; queued instead", table_id)
+            logger.exception("table %s: dealing the next hand failed; queued instead", table_id,
+                             extra={"table_id": table_id})
     hand_start.apply_async(kwargs={"table_id": table_id}, eta=at, expires=at + GRACE)

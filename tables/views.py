@@ -2,21 +2,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
 
+from tables.errors import TableError
 from tables.forms import LobbyFilterForm
-from tables.models import Hand, HandEvent, TableConfig
-from tables.selectors import lobby_rows
+from tables.models import AutoTopUp, Seat, TableConfig, WaitingListEntry
+from tables.selectors import LobbyRow, lobby_rows
+from tables.services import waitlist
+from tables.services.auto_topup import auto_top_up_set
+from tables.templatetags.table_page import auto_top_up_context
+
+COLUMNS = (("name", "Table"), ("game", "Game"), ("stakes", "Stakes"),
+           ("money", "Money"), ("seats", "Seats"), ("waiting", "Waiting"), ("avg_pot", "Avg pot"),
+           ("avg_stack", "Avg stack"), ("flop", "Plrs/flop"), ("hands", "Hands/h"),
+           ("rake", "Rake"))
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The lobby; htmx requests (filters, periodic refresh) get only the table list."""
+    """The lobby; htmx requests (filters, sorting, periodic refresh) get only the table list.
+    A bad filter answers 400 with the reason in the list (static/js/lobby.js swaps it in)."""
     form = LobbyFilterForm(request.GET)
     valid = form.is_valid()
     rows = lobby_rows(form.filters()) if valid else []
+    links = {link["key"]: link for link in form.sort_links()}
     template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
-    return render(request, template, {"form": form, "rows": rows}, status=200 if valid else 400)
+    return render(request, template, {
+        "form": form, "rows": rows, "items": _with_waiting(request, rows),
+        "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
+        "id_sort": links["id"],
+    }, status=200 if valid else 400)
+
+
+def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
+                  ) -> list[tuple[LobbyRow, waitlist.WaitingStatus]]:
+    """Each row with the visitor's place on its waiting list (the list moves on if due)."""
+    if not request.user.is_authenticated:
+        return [(row, waitlist.WaitingStatus(waiting=False, length=row.waiting)) for row in rows]
+    ids = [row.table.pk for row in rows]
+    mine = set(WaitingListEntry.objects.filter(player=request.user, table_id__in=ids)
+               .values_list("table_id", flat=True))
+    seated = set(Seat.objects.filter(player=request.user, table_id__in=ids)
+                 .values_list("table_id", flat=True))
+    items = []
+    for row in rows:
+        tid = row.table.pk
+        if tid in mine:
+            status = waitlist.waitlist_status(table_id=tid, user_id=request.user.pk)
+        else:
+            status = waitlist.WaitingStatus(waiting=False, length=row.waiting, seated=tid in seated,
+                                            can_join=not row.has_free_seat and tid not in seated)
+        items.append((row, status))
+    return items
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -27,25 +68,79 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     })
 
 
-def _hand_history(request: HttpRequest, hand_id: int) -> dict[str, Any]:
-    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id,
-                             finished_at__isnull=False)
+# Waiting list -------------------------------------------------------------------------------
+def _waitlist_panel(request: HttpRequest, table: TableConfig, *, error: str = "",
+                    status: int = 200) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
-    events = [{"version": e.version, **e.for_user(user_id)}
-              for e in HandEvent.objects.filter(hand=hand).order_by("version")]
-    return {
-        "hand_id": hand.pk, "table_id": hand.table_id, "table": hand.table.name,
-        "number": hand.number, "started_at": hand.started_at.isoformat(),
-        "finished_at": hand.finished_at.isoformat(), "commitment": hand.commitment,
-        "seed": hand.seed, "events": events, "result": hand.state.get("result"),
-    }
+    return render(request, "tables/_waitlist.html", {
+        "table": table, "wl": waitlist.waitlist_status(table_id=table.pk, user_id=user_id),
+        "wl_error": error, "wl_poll": request.GET.get("poll") == "1" or request.POST.get("poll") == "1",
+    }, status=status)
 
 
-def hand_history_json(request: HttpRequest, hand_id: int) -> JsonResponse:
-    """A finished hand's events, seed and commitment (players see their own hole cards)."""
-    return JsonResponse(_hand_history(request, hand_id))
+def _back(request: HttpRequest, table: TableConfig) -> HttpResponse:
+    """Without htmx: back to the page the form was on (the lobby or the table)."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = reverse("tables:table", args=[table.pk])
+    return redirect(target)
 
 
-def hand_history(request: HttpRequest, hand_id: int) -> HttpResponse:
-    history = _hand_history(request, hand_id)
-    return render(request, "tables/hand_history.html", {"history": history})
+@require_GET
+def waitlist_panel(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The visitor's waiting-list box for one table (the table page polls it with htmx)."""
+    table = get_object_or_404(TableConfig, pk=table_id, is_active=True)
+    return _waitlist_panel(request, table)
+
+
+def _waitlist_change(request: HttpRequest, table_id: int, change: Any) -> HttpResponse:
+    table = get_object_or_404(TableConfig, pk=table_id, is_active=True)
+    if not request.user.is_authenticated:
+        return _waitlist_panel(request, table, error="Log in to use the waiting list.", status=403)
+    try:
+        change(table)
+    except TableError as e:
+        return _waitlist_panel(request, table, error=e.message, status=409)
+    return _waitlist_panel(request, table) if request.htmx else _back(request, table)
+
+
+@require_POST
+def waitlist_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Join a full table's waiting list. Refusals: 403 anonymous, 409 with the reason."""
+    return _waitlist_change(request, table_id, lambda table: waitlist.waitlist_join(
+        table_id=table.pk, user=request.user))
+
+
+@require_POST
+def waitlist_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Leave the waiting list (declining an offered seat too)."""
+    return _waitlist_change(request, table_id, lambda table: waitlist.waitlist_leave(
+        table_id=table.pk, user_id=request.user.pk))
+
+
+@require_POST
+def auto_top_up(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Save the player's auto top-up order at a table (htmx: the form comes back with the
+    outcome; without htmx, back to the table page). Mode "off", "max", or "below" with
+    `threshold_bb`."""
+    if not request.user.is_authenticated:
+        return HttpResponse("Log in to set an auto top-up.", status=403)
+    config = get_object_or_404(TableConfig, pk=table_id, is_active=True)
+    mode = request.POST.get("mode", "")
+    raw = request.POST.get("threshold_bb", "") or "0"
+    try:
+        order = auto_top_up_set(table=config, user_id=request.user.pk, mode=mode,
+                                threshold_bb=int(raw) if mode == "below" else 0)
+    except (TableError, ValueError) as e:
+        error = e.message if isinstance(e, TableError) else "Give a whole number of big blinds."
+        order = AutoTopUp.objects.filter(table=config, player=request.user).first()
+        return render(request, "tables/_auto_top_up.html", auto_top_up_context(
+            table=config, order=order, csrf_token=get_token(request), error=error), status=400)
+    if not request.htmx:
+        return redirect("tables:table", table_id=config.pk)
+    message = "Saved: off." if order is None else f"Saved: {order.get_mode_display().lower()}."
+    if order is not None and order.mode == "below":
+        message = f"Saved: below {order.threshold_bb} BB, top up to the maximum."
+    return render(request, "tables/_auto_top_up.html", auto_top_up_context(
+        table=config, order=order, csrf_token=get_token(request), message=message))

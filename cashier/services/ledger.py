@@ -37,6 +37,7 @@ from cashier.models import (
     LedgerTransaction,
 )
 from cashier.money import money_format
+from pokerroom import metrics
 from tables.models import TableConfig
 
 Legs = Sequence[tuple[LedgerAccount, int]]
@@ -174,6 +175,7 @@ def ledger_post(
     amounts_add(LedgerAccount, "balance", {account.pk: amount for account, amount in entries})
     for account, amount in entries:
         account.balance += amount
+    transaction.on_commit(metrics.LEDGER_TRANSACTIONS.labels(kind).inc)
     return tx
 
 

@@ -43,7 +43,7 @@ from cashier.services.ledger import (
     wallet_lookup,
 )
 from cashier.services.responsible import exclusion_check
-from tables.models import Currency, Seat, Structure, TableConfig
+from tables.models import Currency, Hand, Seat, Structure, TableConfig
 
 
 def _positive(amount: int) -> None:
@@ -285,12 +285,24 @@ def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
     return CashOut.objects.get(pk=result["cash_out_id"])
 
 
+def _rake_memo(*, table: TableConfig, hand_id: str, hand_number: int | None) -> str:
+    """"Hand #12": the number players and hand histories know the hand by (Hand.number, per
+    table), not the database id; "Hand <hand_id>" when no such hand is stored."""
+    if hand_number is None and hand_id.isdigit():
+        hand_number = (Hand.objects.filter(pk=int(hand_id), table=table)
+                       .values_list("number", flat=True).first())
+    return f"Hand #{hand_number}" if hand_number is not None else f"Hand {hand_id}"
+
+
 def settle_hand(
-    *, table: TableConfig, hand_id: str, deltas: dict[int, int], rake: int
+    *, table: TableConfig, hand_id: str, deltas: dict[int, int], rake: int,
+    hand_number: int | None = None,
 ) -> HandSettlement:
     """Apply a finished hand: each seat's net result (rake excluded) and the rake, which moves
     from the escrow to the house account. Call inside the tables service's transaction that
     saves the hand's final state, so both commit or neither. Idempotent on (table, hand_id).
+    The rake's memo names the table's own hand number ("Hand #12"): `hand_number` if given,
+    else looked up from the Hand row `hand_id` names (one query, raked hands only).
     Refusals: `unbalanced_hand` (sum(deltas) + rake != 0 or rake < 0), `unknown_seat`,
     `negative_stack`. Locks: idempotency record, escrow + house (ascending id), the seats
     (ascending id)."""
@@ -322,7 +334,7 @@ def settle_hand(
             tx = ledger_post(
                 kind=TransactionKind.RAKE, currency=table.currency, table=table,
                 legs=[(locked[escrow.pk], -rake), (locked[house.pk], rake)],
-                memo=f"Hand {hand_id}",
+                memo=_rake_memo(table=table, hand_id=hand_id, hand_number=hand_number),
             )
         row = HandSettlement.objects.create(
             table=table, hand_id=hand_id, rake=rake, transaction=tx,

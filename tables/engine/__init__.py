@@ -24,7 +24,7 @@ from .structures import (
     blind_seats,
     next_button,
 )
-from .view import redact_event, view_for
+from .view import collected_pots, street_name, view_for
 
 __all__ = [
     "HandState",
@@ -40,6 +40,7 @@ __all__ = [
     "apply_action",
     "blind_seats",
     "can_act",
+    "collected_pots",
     "commitment",
     "deal_board",
     "deal_hole",
@@ -48,9 +49,9 @@ __all__ = [
     "legal_actions",
     "new_seed",
     "next_button",
-    "redact_event",
     "shuffled_deck",
     "start_hand",
+    "street_name",
     "verify",
     "verify_action",
     "view_for",

@@ -31,7 +31,10 @@ def able_count(s: HandState) -> int:
 
 def advance(s: HandState, ev: list, start: int) -> None:
     """Give the turn to the first player from ``start`` who still owes an action, else end
-    the betting round. A lone player who already matches the bet has nobody to bet against."""
+    the betting round. A lone player who already matches the bet has nobody to bet against,
+    nor does one who matches every chip his all-in opponents put in (a big blind all-in for
+    less than the bet leaves the bet at the big blind, which a lone small blind need not call).
+    """
     players = s.players
     n = len(players)
     cb = s.current_bet
@@ -44,10 +47,23 @@ def advance(s: HandState, ev: list, start: int) -> None:
         p = players[i]
         if p.folded or p.allin:
             continue
-        if p.bet < cb or (p.acted_level < 0 and able > 1):
+        if p.bet < cb:
+            if able > 1 or p.bet < _top_other_bet(players, i):
+                s.to_act = i
+                return
+        elif p.acted_level < 0 and able > 1:
             s.to_act = i
             return
     end_round(s, ev)
+
+
+def _top_other_bet(players: list, i: int) -> int:
+    """The largest bet this round of a player still in, other than player i."""
+    top = 0
+    for j, q in enumerate(players):
+        if j != i and not q.folded and q.bet > top:
+            top = q.bet
+    return top
 
 
 def pots_of(s: HandState, *, with_bets: bool = True) -> list[tuple[int, list[int]]]:
@@ -234,7 +250,7 @@ def continue_showdown(s: HandState, ev: list) -> None:
         others_mucked = sum(1 for j in order if j != i and players[j].mucked)
         if others_mucked == len(order) - 1:
             break  # the last player not mucked wins without showing
-        if p.timed_out:
+        if p.timed_out or s.rules.auto_showdown:  # the first always shows: nothing shown yet
             if would_win_something(s, i):
                 show(s, p, ev)
             else:

@@ -254,6 +254,7 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
     antes = [0] * n
     forced = [0] * n
     actions: list[str] = []
+    table_blinds = True  # blinds from the table rules, not explicit forced bets (straddles)
     for e in events:
         kind = e.get("type")
         if kind in ("posted_ante", "posted_blind"):
@@ -264,6 +265,7 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
             }.get(e["kind"], 0)
             amount = nominal if e["stack"] == 0 and nominal > e["amount"] else e["amount"]
             (antes if kind == "posted_ante" else forced)[index[e["seat"]]] = amount
+            table_blinds = table_blinds and e["kind"] != "forced"
         elif kind == "hole_cards":
             actions.append(f"d dh p{index[e['seat']] + 1} {format_cards(e['cards'])}")
         elif kind == "board":
@@ -284,6 +286,10 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
             actions.append(f"p{index[e['seat']] + 1} sm {format_cards(e['cards'])}")
         elif kind == "mucked":
             actions.append(f"p{index[e['seat']] + 1} sm")
+    if table_blinds:  # a blind all-in on his ante posts nothing, yet the blind is still due
+        sb_i, bb_i = (1, 0) if n == 2 else (0, 1)
+        forced[sb_i] = rules.small_blind_amount
+        forced[bb_i] = rules.lower_stake
     if n == 2:
         antes.reverse()
         forced.reverse()

@@ -1,7 +1,8 @@
 """The state of one hand (plain slotted classes, JSON round-trip) and ``start_hand``.
 
 Players are held in dealing order: index 0 is the first seat left of the button, the button (if
-dealt in) is last. Heads-up that makes index 0 the big blind and index 1 the button/small blind.
+dealt in) is last. Heads-up that makes index 0 the big blind and index 1 the button/small blind; when the button
+seat is not dealt in (e.g. a replayed hand), the small blind plays the button and still comes last.
 """
 
 from __future__ import annotations
@@ -282,6 +283,10 @@ def start_hand(
     if deal == "auto" and seed is None:
         raise IllegalAction("no_seed", "auto dealing needs a seed")
     order = clockwise_from_button(button, list(by_seat))
+    if len(order) == 2 and button not in by_seat:
+        # Heads-up the small blind plays the button (acts first preflop, last after), even when
+        # the button seat itself is not dealt in: it goes last in dealing order.
+        order.reverse()
     players = [Player(seat, by_seat[seat].player_id, by_seat[seat].stack) for seat in order]
     s = HandState(rules, players, button)
     s.deal_mode = deal
@@ -297,7 +302,7 @@ def start_hand(
     n = len(players)
     index = {p.seat: i for i, p in enumerate(players)}
     if forced_bets is None and antes is None:
-        if n == 2 and players[1].seat == button:
+        if n == 2:
             sb_i, bb_i = 1, 0
         else:
             sb_i, bb_i = 0, 1
@@ -339,7 +344,10 @@ def start_hand(
         s.big_blind = big if big > 0 else rules.lower_stake
         s.opener = (big_i + 1) % n
         s.raise_count = 1 if big > 0 else 0
-    s.current_bet = max(p.bet for p in players)
+    # A blind all-in for less than its size does not lower the bet: at 5/10 a big blind who
+    # posts only 4 still leaves 10 to call and a raise to (at least) 20 (rules: "the value of
+    # each bet in the first round is $10").
+    s.current_bet = max(max(p.bet for p in players), s.big_blind if s.raise_count else 0)
     s.min_raise = s.big_blind
     s.last_full_to = s.big_blind if s.raise_count else 0
     if deal == "auto":

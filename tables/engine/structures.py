@@ -83,6 +83,9 @@ class TableRules:
     timeout_policy: TimeoutPolicy = TimeoutPolicy.SEEDS
     rake: RakeRule = field(default_factory=RakeRule)
     bet_unit: int = 1
+    # A live room's showdown: nobody is asked; the first in order shows, then a hand that can
+    # win something is shown and one that cannot is mucked. Off for replays (PHH), which say.
+    auto_showdown: bool = False
 
     @property
     def big_bet(self) -> int:
@@ -118,6 +121,7 @@ class TableRules:
             "timeout_policy": self.timeout_policy.value,
             "rake": self.rake.to_json(),
             "bet_unit": self.bet_unit,
+            "auto_showdown": self.auto_showdown,
         }
 
     @classmethod
@@ -153,6 +157,7 @@ class TableRules:
             timeout_policy=TimeoutPolicy(d["timeout_policy"]),
             rake=RakeRule.from_json(d["rake"]),
             bet_unit=d["bet_unit"],
+            auto_showdown=d.get("auto_showdown", False),  # hands saved before it existed
         )
 
 

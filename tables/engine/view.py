@@ -11,7 +11,7 @@ def view_for(s: HandState, seat: int | None = None) -> dict:
     """A JSON-ready snapshot for ``seat`` (None = spectator). Hole cards appear only for the
     viewer's own seat and for hands shown at showdown; legal actions only on the viewer's turn."""
     players = s.players
-    pots = pots_of(s, with_bets=False)
+    pots = collected_pots(s)
     seats = []
     for p in players:
         visible = p.hole is not None and (p.seat == seat or p.shown)
@@ -33,7 +33,7 @@ def view_for(s: HandState, seat: int | None = None) -> dict:
         "seats": seats,
         "to_act": to_act,
         "legal": la.to_json() if la is not None and seat is not None and la.seat == seat else None,
-        "pots": [{"amount": a, "eligible": [players[i].seat for i in e]} for a, e in pots if a],
+        "pots": pots,
         "pot_total": s.pot_total,
         "current_bet": s.current_bet,
         "commitment": s.commitment,
@@ -44,9 +44,13 @@ def view_for(s: HandState, seat: int | None = None) -> dict:
     }
 
 
-def redact_event(event: dict, seat: int | None) -> dict:
-    """The event as ``seat`` may receive it: private hole cards of others lose their cards."""
-    to_seat = event.get("to_seat")
-    if to_seat is None or to_seat == seat:
-        return event
-    return {k: v for k, v in event.items() if k not in ("cards", "to_seat")}
+def collected_pots(s: HandState) -> list[dict]:
+    """The pots of the finished betting rounds (this round's bets not yet in), main pot first,
+    each with the seats that may win it."""
+    players = s.players
+    return [{"amount": a, "eligible": [players[i].seat for i in e]}
+            for a, e in pots_of(s, with_bets=False) if a]
+
+
+def street_name(s: HandState) -> str:
+    return STREET_NAMES[s.street]

@@ -1,9 +1,12 @@
-"""Live table services (`<noun>_<verb>(*, ...)`); each locks the table row first (locks.py)."""
+"""Live table services (`<noun>_<verb>(*, ...)`); each locks the table row first (locks.py)
+and goes decide → commit → publish (steps.py, effects.py)."""
 from __future__ import annotations
 
 from tables.errors import TableError
-from tables.services.hands import act, hand_reconnect_bonus, hand_start, hand_timeout
+from tables.services.acting import act
+from tables.services.deadlines import hand_reconnect_bonus, hand_timeout
 from tables.services.locks import table_lock
+from tables.services.presence import presence_join, presence_leave
 from tables.services.seating import (
     post_big_blind_now,
     seat_leave,
@@ -13,11 +16,12 @@ from tables.services.seating import (
     sit_out,
     wait_for_big_blind,
 )
+from tables.services.starting import hand_start
 
 top_up = seat_top_up
 
 __all__ = [
     "TableError", "act", "hand_reconnect_bonus", "hand_start", "hand_timeout", "post_big_blind_now",
-    "seat_leave", "seat_take", "seat_top_up", "sit_in", "sit_out", "table_lock", "top_up",
-    "wait_for_big_blind",
+    "presence_join", "presence_leave", "seat_leave", "seat_take", "seat_top_up", "sit_in",
+    "sit_out", "table_lock", "top_up", "wait_for_big_blind",
 ]

@@ -14,18 +14,24 @@ same code is safe without row locks.
 """
 from __future__ import annotations
 
+from django.db import transaction
+
 from tables.errors import TableError
 from tables.models import TableConfig, TableState
+from tables.services.effects import Effects
 from tables.services.rows import table_row_lock
 
 
 def table_lock(table_id: int) -> TableState:
     """Lock and return the table's runtime row (with `table` and `hand` loaded, the hand as it
-    is under the lock), creating it on first use. Call inside `transaction.atomic()`."""
+    is under the lock), creating it on first use, with `effects`: what the step does after it
+    commits (effects.py). Call inside `transaction.atomic()`."""
     state = table_row_lock(table_id)
     if state is None:
         if not TableConfig.objects.filter(pk=table_id).exists():
             raise TableError("no_table", f"There is no table {table_id}.")
         TableState.objects.get_or_create(table_id=table_id)
         state = table_row_lock(table_id)
+    state.effects = Effects(table_id)
+    transaction.on_commit(state.effects.run)
     return state

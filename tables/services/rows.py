@@ -192,55 +192,15 @@ def update_statement(obj: Model, names: Sequence[str]) -> Statement:
 def statements_run(statements: Sequence[Statement]) -> None:
     """Run writes whose results nobody reads. On PostgreSQL they travel as one statement (each
     but the last in a data-modifying WITH clause, which runs to completion whether read or
-    not), sent with the transaction's COMMIT (`pokerroom.postgres`), so an action's writes and
-    its commit cost one round trip; elsewhere one after the other, at once. They must not
-    touch the same row twice (PostgreSQL would apply only one of the changes)."""
+    not): one round trip. Elsewhere one after the other. They must not touch the same row
+    twice (PostgreSQL would apply only one of the changes)."""
     conn = _conn()
-    if conn.vendor == "postgresql":
-        if len(statements) > 1:
-            *first, last = statements
-            sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
-            statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
-        conn.writes_defer(statements)
-        return
+    if conn.vendor == "postgresql" and len(statements) > 1:
+        *first, last = statements
+        sql = "WITH " + ", ".join(f"w{n} AS ({s})" for n, (s, _) in enumerate(first))
+        statements = [(f"{sql} {last[0]}", [p for _, params in statements for p in params])]
     with conn.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
 
 
-def hot_statement(*, ts: TableState, hand: Hand, before: int, rows: list[dict[str, Any]],
-                  hand_fields: Sequence[str]) -> Statement:
-    """One statement that writes a mid-hand step decided on a copy of the table at version
-    `before` (see hot.py), only if the table row is still at that version with that hand: it
-    moves the table row to `ts.version` / `ts.hand_moved_version`, saves `hand_fields` of the
-    hand and inserts the events. Returns one row: 1 if it applied, 0 if nothing was written
-    (the other sub-statements depend on the first's result; PostgreSQL only)."""
-    conn = _conn()
-    hm, em = _table(conn, Hand), _table(conn, HandEvent)
-    params: list[Any] = [ts.version, ts.hand_moved_version, ts.table_id, before, hand.pk]
-    for name in hand_fields:
-        field = hm.columns[name][1]
-        params.append(field.get_db_prep_save(getattr(hand, field.attname), conn))
-    params.append(hand.pk)
-    names, values = _event_values(conn, rows)
-    params.extend(values)
-
-    def build() -> str:
-        tsm = _table(conn, TableState)
-        col = {name: tsm.columns[name][0]
-               for name in ("table", "version", "hand_moved_version", "hand")}
-        sets = ", ".join(f"{hm.columns[name][0]} = %s" for name in hand_fields)
-        casts = ", ".join(f"CAST(%s AS {em.columns[name][1].db_type(conn)})" for name in names)
-        values = ", ".join([f"({casts})"] * len(rows))
-        columns = ", ".join(em.columns[name][0] for name in names)
-        return (
-            f"WITH t AS (UPDATE {tsm.name} SET {col['version']} = %s, "
-            f"{col['hand_moved_version']} = %s WHERE {col['table']} = %s AND "
-            f"{col['version']} = %s AND {col['hand']} = %s RETURNING 1), "
-            f"h AS (UPDATE {hm.name} SET {sets} WHERE {hm.columns['id'][0]} = %s "
-            f"AND EXISTS (SELECT 1 FROM t)), "
-            f"e AS (INSERT INTO {em.name} ({columns}) SELECT * FROM (VALUES {values}) AS v "
-            f"WHERE EXISTS (SELECT 1 FROM t)) "
-            f"SELECT count(*) FROM t")
-
-    return _sql(conn, ("hot", tuple(hand_fields), len(rows)), build), params

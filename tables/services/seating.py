@@ -3,6 +3,7 @@ top up. Each runs in one transaction that locks the table row first (see `locks.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -10,13 +11,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cashier.errors import CashierError
-from cashier.services import buy_in, top_up
+from cashier.services import buy_in, idempotent_run, top_up
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
-from tables.services.hands import schedule_next_hand, seat_remove
+from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
+from tables.services.log import EventLog, status_event
 from tables.services.rows import seat_find
+from tables.services.waitlist import seat_claim
 
 
 def _seat_of(ts: TableState, user_id: int) -> Seat:
@@ -32,9 +34,16 @@ def _in_running_hand(ts: TableState, seat: Seat) -> bool:
             and hand.seat_ids.get(str(seat.number)) == seat.pk)
 
 
-def _status_event(seat: Seat) -> dict[str, Any]:
-    return {"type": "status", "seat": seat.number, "status": seat.status,
-            "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds}
+def _once(*, key: str, operation: str, params: dict[str, Any],
+          apply: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run a money-moving table request at most once per client-made key (the cashier's
+    idempotency record): a resend, e.g. after a reconnect, gets the first outcome and changes
+    nothing. A refused request leaves no record, so it may be sent again. Needs the table lock
+    (taken first: then the record, as in every cashier operation)."""
+    try:
+        return idempotent_run(key=key, operation=operation, params=params, apply=apply)
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
 
 
 def _game_running(ts: TableState, *, besides: int | None = None) -> bool:
@@ -69,7 +78,8 @@ def next_hand_maybe(ts: TableState) -> None:
 
 def seat_take(*, table_id: int, user: Any, number: int, amount: int,
               idempotency_key: str) -> Seat:
-    """Sit `user` in seat `number` with a buy-in of `amount` (wallet → table escrow).
+    """Sit `user` in seat `number` with a buy-in of `amount` (wallet → table escrow), once per
+    `idempotency_key` (a resend returns his seat and changes nothing).
 
     Allowed while a hand runs: the player joins a later hand. Joining a running game he waits
     for the big blind (`waiting_bb`) unless he posts one (`post_big_blind_now`).
@@ -77,55 +87,81 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
     Locks: the table row, then the cashier's (idempotency, accounts, seat)."""
     with transaction.atomic():
         ts = table_lock(table_id)
-        table = ts.table
-        if not table.is_active:
-            raise TableError("table_closed", "This table is closed.")
-        if not isinstance(number, int) or not 1 <= number <= table.max_seats:
-            raise TableError("bad_seat", f"Seats at this table are 1 to {table.max_seats}.")
-        taken = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
-        if user.pk in taken:
-            raise TableError("already_seated", f"You already sit in seat {taken[user.pk]}.")
-        if number in taken.values():
-            raise TableError("seat_taken", f"Seat {number} is taken.")
-        status = SeatStatus.WAITING_BB if _game_running(ts) else SeatStatus.PLAYING
-        try:
-            with transaction.atomic():
-                seat = Seat.objects.create(table=table, number=number, player=user, status=status)
-        except IntegrityError:
-            raise TableError("seat_taken", f"Seat {number} is taken.") from None
-        try:
-            buy_in(seat=seat, amount=amount, idempotency_key=idempotency_key)
-        except CashierError as e:
-            raise TableError(e.code, e.message) from None
-        log = EventLog(ts)
-        log.add({"type": "seat_taken", "seat": number, "player_id": user.pk,
-                 "name": user.table_name, "stack": seat.chips, "status": seat.status})
-        log.flush()
-        next_hand_maybe(ts)
+
+        def apply() -> dict[str, Any]:
+            return {"seat_id": _seat_take(ts, user=user, number=number, amount=amount,
+                                          idempotency_key=idempotency_key).pk}
+
+        done = _once(key=idempotency_key, operation="seat_take", apply=apply,
+                     params={"table": table_id, "user": user.pk, "seat": number, "amount": amount})
+        seat = Seat.objects.filter(pk=done["seat_id"]).first()
+        if seat is None:  # sat and left since: the resend must not sit him again
+            raise TableError("not_seated", "That request was done before; you have left since.")
         return seat
+
+
+def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
+               idempotency_key: str) -> Seat:
+    table = ts.table
+    if not table.is_active:
+        raise TableError("table_closed", "This table is closed.")
+    if not isinstance(number, int) or not 1 <= number <= table.max_seats:
+        raise TableError("bad_seat", f"Seats at this table are 1 to {table.max_seats}.")
+    taken = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
+    if user.pk in taken:
+        raise TableError("already_seated", f"You already sit in seat {taken[user.pk]}.")
+    if number in taken.values():
+        raise TableError("seat_taken", f"Seat {number} is taken.")
+    seat_claim(table=table, user_id=user.pk, number=number)  # `seat_reserved` for others
+    status = SeatStatus.WAITING_BB if _game_running(ts) else SeatStatus.PLAYING
+    try:
+        with transaction.atomic():
+            seat = Seat.objects.create(table=table, number=number, player=user, status=status)
+    except IntegrityError:
+        raise TableError("seat_taken", f"Seat {number} is taken.") from None
+    try:
+        buy_in(seat=seat, amount=amount, idempotency_key=f"{idempotency_key}:buy_in")
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    log = EventLog(ts)
+    log.add({"type": "seat_taken", "seat": number, "player_id": user.pk,
+             "name": user.table_name, "stack": seat.chips, "status": seat.status})
+    log.flush()
+    next_hand_maybe(ts)
+    return seat
 
 
 def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
     """Cash out and free the seat; during a hand the player is in, after that hand ends (he
-    is marked `leaving` and is not dealt again). Returns True when he left now.
+    is marked `leaving` and is not dealt again). Returns True when he left now. Once per
+    `idempotency_key`: a resend returns the first answer and changes nothing.
     Locks: the table row, then the cashier's (idempotency, accounts, seat, top-ups)."""
     with transaction.atomic():
         ts = table_lock(table_id)
-        seat = _seat_of(ts, user_id)
-        log = EventLog(ts)
-        if _in_running_hand(ts, seat):
-            if not seat.leave_after_hand:
-                seat.leave_after_hand = True
-                seat.save(update_fields=["leave_after_hand"])
-                log.add({"type": "leaving", "seat": seat.number})
-                log.flush()
-            return False
-        try:
-            log.add(seat_remove(seat=seat, key=idempotency_key))
-        except CashierError as e:
-            raise TableError(e.code, e.message) from None
-        log.flush()
-        return True
+
+        def apply() -> dict[str, Any]:
+            return {"left_now": _seat_leave(ts, user_id=user_id, key=idempotency_key)}
+
+        return _once(key=idempotency_key, operation="seat_leave", apply=apply,
+                     params={"table": table_id, "user": user_id})["left_now"]
+
+
+def _seat_leave(ts: TableState, *, user_id: int, key: str) -> bool:
+    seat = _seat_of(ts, user_id)
+    log = EventLog(ts)
+    if _in_running_hand(ts, seat):
+        if not seat.leave_after_hand:
+            seat.leave_after_hand = True
+            seat.save(update_fields=["leave_after_hand"])
+            log.add({"type": "leaving", "seat": seat.number})
+            log.flush()
+        return False
+    try:
+        log.add(seat_remove(seat=seat, key=f"{key}:cash_out"))
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    log.flush()
+    return True
 
 
 def _status_set(table_id: int, user_id: int, change: Any) -> Seat:
@@ -135,7 +171,7 @@ def _status_set(table_id: int, user_id: int, change: Any) -> Seat:
         change(seat)
         seat.save(update_fields=["status", "post_bb", "sat_out_at"])
         log = EventLog(ts)
-        log.add(_status_event(seat))
+        log.add(status_event(seat))
         log.flush()
         next_hand_maybe(ts)
         return seat
@@ -183,23 +219,44 @@ def wait_for_big_blind(*, table_id: int, user_id: int) -> Seat:
 
 def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: str) -> int:
     """Buy more chips; they join the stack when the next hand starts (a busted player who was
-    sat out plays again). Returns the amount.
+    sat out plays again). Returns the amount. Once per `idempotency_key`: a resend returns the
+    first answer and changes nothing.
     Refusals: the cashier's codes. Locks: the table row, then the cashier's."""
     with transaction.atomic():
         ts = table_lock(table_id)
-        seat = _seat_of(ts, user_id)
-        seat.table = ts.table  # read under the table lock: the cashier need not read it again
-        try:
-            row = top_up(seat=seat, amount=amount, idempotency_key=idempotency_key)
-        except CashierError as e:
-            raise TableError(e.code, e.message) from None
-        log = EventLog(ts)
-        log.add({"type": "top_up", "seat": seat.number, "amount": row.amount, "pending": True})
-        if seat.status == SeatStatus.SITTING_OUT and seat.chips == 0:  # busted: back in
-            seat.status = SeatStatus.WAITING_BB if seat.missed_blinds else SeatStatus.PLAYING
-            seat.sat_out_at = None
-            seat.save(update_fields=["status", "sat_out_at"])
-            log.add(_status_event(seat))
-        log.flush()
-        next_hand_maybe(ts)
-        return row.amount
+
+        def apply() -> dict[str, Any]:
+            return {"amount": _seat_top_up(ts, user_id=user_id, amount=amount,
+                                           key=idempotency_key)}
+
+        return _once(key=idempotency_key, operation="seat_top_up", apply=apply,
+                     params={"table": table_id, "user": user_id, "amount": amount})["amount"]
+
+
+def _seat_top_up(ts: TableState, *, user_id: int, amount: int, key: str) -> int:
+    seat = _seat_of(ts, user_id)
+    seat.table = ts.table  # read under the table lock: the cashier need not read it again
+    try:
+        row = top_up(seat=seat, amount=amount, idempotency_key=f"{key}:top_up")
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    log = EventLog(ts)
+    log.add({"type": "top_up", "seat": seat.number, "amount": row.amount, "pending": True})
+    back = back_in_if_busted(seat)
+    if back is not None:
+        log.add(back)
+    log.flush()
+    next_hand_maybe(ts)
+    return row.amount
+
+
+def back_in_if_busted(seat: Seat) -> dict[str, Any] | None:
+    """A busted player (sat out at 0 chips) plays again once chips are coming to him: he is
+    dealt in (or waits for the big blind if he owes one). Returns his `status` event, or None
+    when he was not busted. Needs the table lock."""
+    if seat.status != SeatStatus.SITTING_OUT or seat.chips != 0:
+        return None
+    seat.status = SeatStatus.WAITING_BB if seat.missed_blinds else SeatStatus.PLAYING
+    seat.sat_out_at = None
+    seat.save(update_fields=["status", "sat_out_at"])
+    return status_event(seat)

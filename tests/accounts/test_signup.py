@@ -73,12 +73,61 @@ def test_a_date_of_birth_in_the_future_is_refused(client):
     assert "The date of birth is in the future." in response.content.decode()
 
 
-def test_a_duplicate_email_is_refused(client, make_user):
-    make_user("existing", email="new@example.com")
+def test_sign_up_answers_alike_for_a_new_and_a_registered_email(
+        client, make_user, mailoutbox, django_capture_on_commit_callbacks):
+    """Nobody learns from the sign-up whether an address plays here: both get the same answer,
+    a registered address is not linked twice, and its owner is told by email."""
+    make_user("existing", email="known@example.com")
 
-    response = client.post(reverse("accounts:signup"), signup_data())
+    with django_capture_on_commit_callbacks(execute=True):
+        fresh = client.post(reverse("accounts:signup"), signup_data(), follow=True)
+    client.post(reverse("accounts:logout"))
+    with django_capture_on_commit_callbacks(execute=True):
+        known = client.post(reverse("accounts:signup"), signup_data(
+            username="another", email="Known@Example.com"), follow=True)
 
-    assert "An account with this email already exists." in response.content.decode()
+    assert fresh.redirect_chain == known.redirect_chain == [(reverse("lobby"), 302)]
+    assert [m.message for m in fresh.context["messages"]] == [
+        "Welcome to the room, newplayer! We sent a note to new@example.com."]
+    assert [m.message for m in known.context["messages"]] == [
+        "Welcome to the room, another! We sent a note to known@example.com."]
+    assert User.objects.get(username="newplayer").email == "new@example.com"
+    assert User.objects.get(username="another").email == ""  # not linked a second time
+    assert User.objects.filter(email__iexact="known@example.com").count() == 1
+    welcome, notice = mailoutbox
+    assert welcome.to == ["new@example.com"] and "newplayer" in welcome.body
+    assert notice.to == ["known@example.com"]
+    assert "already belongs to an account of yours" in notice.body
+
+
+def test_the_profile_does_not_link_another_accounts_email(
+        client, make_user, mailoutbox, django_capture_on_commit_callbacks):
+    make_user("bob", email="bob@example.com")
+    alice = make_user("alice", email="alice@example.com")
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("accounts:profile"),
+                               {"display_name": "", "email": "BOB@example.com"}, follow=True)
+
+    assert "Profile saved. We sent a note to BOB@example.com." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert mailoutbox[0].to == ["BOB@example.com"]
+
+
+def test_the_profile_changes_an_email_nobody_has(
+        client, make_user, mailoutbox, django_capture_on_commit_callbacks):
+    alice = make_user("alice", email="alice@example.com")
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("accounts:profile"),
+                    {"display_name": "", "email": "alice@new.example.com"})
+
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example.com"
+    assert mailoutbox[0].to == ["alice@new.example.com"]
 
 
 def test_mismatched_passwords_are_shown_inline(client):
@@ -139,4 +188,4 @@ def test_a_taken_display_name_is_refused(client, make_user):
 
     response = client.post(reverse("accounts:profile"), {"display_name": "shark", "email": alice.email})
 
-    assert "That display name is taken." in response.content.decode()
+    assert "That name belongs to another player." in response.content.decode()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pokerroom.processes import free_port, stop_process, wait_for_http
+from pokerroom.processes import daphne_command, free_port, stop_process, wait_for_http
 from tests.conftest import REPO, celery_worker, database_url_for_subprocesses
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
@@ -32,11 +32,8 @@ def room_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     with django_db_blocker.unblock():
         env = {"DATABASE_URL": database_url_for_subprocesses(), "CSRF_TRUSTED_ORIGINS": url}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "pokerroom.asgi:application"],
-        cwd=REPO, env={**os.environ, **env},
-    )
+    server = subprocess.Popen(daphne_command(sys.executable, host="127.0.0.1", port=port),
+                              cwd=REPO, env={**os.environ, **env})
     try:
         wait_for_http(f"{url}/accounts/login/")
         with django_db_blocker.unblock(), celery_worker(**env):

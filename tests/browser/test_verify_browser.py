@@ -28,15 +28,16 @@ def test_the_browser_deck_matches_the_engine_for_many_seeds(room_url, new_page):
 
 
 CLAMP = """async () => {
-  const { clampAmount, presets } = await import('/static/js/table/actions.js');
+  const { clampAmount, presets } = await import('/static/js/table/sizing.js');
   const nl = {min_to: 4, max_to: 200, call_amount: 2, bet: false, raise: true};
   const real = {min_to: 400, max_to: 1234};
-  const state = {table: {currency: "PLAY"}, hand: {pot_total: 7, current_bet: 4}};
+  const facing = {legal: nl, structure: "NL", street: "flop", pot: 7, currentBet: 4,
+                  bigBlind: 2, allInTo: 200};
   return {
     inside: clampAmount(5, nl), above: clampAmount(1000, nl), below: clampAmount(2, nl),
     junk: clampAmount(NaN, nl), wholeDown: clampAmount(1230, real, 100),
     wholeMin: clampAmount(450, real, 100), allIn: clampAmount(1234, real, 100),
-    presets: Object.fromEntries(presets(state, nl).map((p) => [p.id, p.amount])),
+    presets: Object.fromEntries(presets(facing).map((p) => [p.id, p.amount])),
   };
 }"""
 
@@ -48,5 +49,7 @@ def test_bet_amounts_are_clamped_to_the_legal_range(room_url, new_page):
     assert (got["inside"], got["above"], got["below"], got["junk"]) == (5, 200, 4, 4)
     # Real money: whole dollars between the ends, the exact ends (an odd all-in) allowed.
     assert (got["wholeDown"], got["wholeMin"], got["allIn"]) == (1200, 400, 1234)
-    # Facing a bet of 4 with 7 in the pot and 2 to call: pot-sized raise to 4 + 7 + 2 = 13.
-    assert got["presets"] == {"min": 4, "half": 8, "pot": 13, "allin": 200}
+    # Facing a bet of 4 with 7 in the pot and 2 to call: pot-sized raise to 4 + 7 + 2 = 13
+    # (tests/browser/test_table_ui_sizing.py has the other presets' worked examples).
+    assert got["presets"] == {"min": 4, "third": 7, "half": 8, "three-quarters": 10, "pot": 13,
+                              "allin": 200}

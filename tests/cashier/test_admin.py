@@ -85,3 +85,32 @@ def test_the_ledger_is_read_only_in_the_admin(staff, make_player):
     for model in ("ledgeraccount", "ledgertransaction", "deposit", "withdrawal",
                   "selfexclusion", "depositlimit"):
         assert staff.get(reverse(f"admin:cashier_{model}_changelist")).status_code == 200
+
+
+# Amounts as money ---------------------------------------------------------------------------
+def test_ledger_balances_are_shown_as_money(staff, make_player):
+    ann = make_player("ann", real=123_456)  # $1,234.56 and the 10,000-chip sign-up grant
+    real = wallet_account(user=ann, currency=Currency.REAL)
+    play = wallet_account(user=ann, currency=Currency.PLAY)
+
+    listing = staff.get(reverse("admin:cashier_ledgeraccount_changelist")).content.decode()
+    detail = staff.get(reverse("admin:cashier_ledgeraccount_change", args=(real.pk,)))
+
+    assert "$1,234.56" in listing and "10,000 chips" in listing
+    assert "123456" not in listing
+    assert "$1,234.56" in detail.content.decode()
+    assert play.balance == 10_000
+
+
+def test_transaction_entries_deposits_and_withdrawals_are_shown_as_money(staff, make_player):
+    ann = make_player("ann", real=5_000)
+    withdrawal_request(user=ann, amount=2_050, idempotency_key=new_key())
+    tx = LedgerTransaction.objects.get(kind="withdrawal_request")
+
+    entries = staff.get(reverse("admin:cashier_ledgertransaction_change", args=(tx.pk,)))
+    withdrawals = staff.get(reverse("admin:cashier_withdrawal_changelist"))
+    deposits = staff.get(reverse("admin:cashier_deposit_changelist"))
+
+    assert "-$20.50" in entries.content.decode() and "$20.50" in entries.content.decode()
+    assert "$20.50" in withdrawals.content.decode()
+    assert "$50.00" in deposits.content.decode()

@@ -88,15 +88,19 @@ def test_a_player_all_in_on_his_ante_wins_only_up_to_it_from_each_opponent() -> 
     rules = TableRules(lower_stake=10, ante=5)
     h = ScriptedHand(rules, {1: 100, 2: 3, 3: 100}, button=3,
                      holes={1: "KsKd", 2: "AsAd", 3: "2c3d"}, board="4h7d9cJsQc")
-    h.act(3, "call")  # the small blind (5) is the largest bet: the big blind posted nothing
-    h.act(1, "check")
+    # The big blind posted nothing, yet the bet is still the big blind's 10 (tests/engine/
+    # test_short_blinds.py): the button calls 10 and the small blind completes to 10.
+    assert h.legal.call_amount == 10
+    h.act(3, "call")
+    h.act(1, "call")
     for _ in range(3):
         h.act(1, "check")
         h.act(3, "check")
     while h.legal is not None:
         h.act(h.legal.seat, "show")
+    # Main pot 3 x 3 = 9 to seat 2; side pot 2 x (5 + 10 - 3) = 24 to seat 1's kings.
     pots = [(p["amount"], p["winners"]) for p in h.state.result["pots"]]
-    assert pots == [(9, [2]), (14, [1])]
+    assert pots == [(9, [2]), (24, [1])]
 
 
 def test_partial_ante_all_in_heads_up_gets_only_his_ante_matched() -> None:

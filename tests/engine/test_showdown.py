@@ -116,3 +116,25 @@ def test_split_pot_odd_units_one_unit_at_a_time() -> None:
 ])
 def test_descriptions(cards: str, text: str) -> None:
     assert describe(split_cards(cards)) == text
+
+
+def test_a_live_rooms_showdown_asks_nobody_shows_the_winner_and_mucks_the_loser() -> None:
+    """Two players check it down: the first in order (no river aggressor: left of the button)
+    shows, the other's hand cannot win and is mucked, and the hand is over at once."""
+    from tables.engine import TableRules
+    from tables.engine.scripted import ScriptedHand
+
+    h = ScriptedHand(TableRules(lower_stake=10, auto_showdown=True), {1: 100, 2: 100, 3: 100},
+                     button=1, holes={1: "AsAd", 2: "KsKd", 3: "QsQd"}, board="2c7d9h3s4c")
+    h.act(1, "call")
+    h.act(2, "call")
+    h.act(3, "check")
+    for _ in range(3):
+        for seat in (2, 3, 1):
+            h.act(seat, "check")
+    state = h.state
+    assert state.is_over
+    shown = {p.seat for p in state.players if p.shown}
+    mucked = {p.seat for p in state.players if p.mucked}
+    assert shown == {2, 1} and mucked == {3}  # KK shows first, QQ cannot beat it, AA wins
+    assert state.result["pots"][0]["winners"] == [1]

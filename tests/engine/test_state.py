@@ -52,6 +52,30 @@ def test_heads_up_button_posts_small_blind_and_acts_first_preflop_last_after() -
     assert h.legal.seat == 2  # and last after the flop
 
 
+def test_heads_up_small_blind_plays_the_button_when_the_button_seat_is_not_dealt_in() -> None:
+    # Seats 2 and 3 play, the button stays on empty seat 1 (e.g. a replayed hand): seat 2, first
+    # left of the button, posts the small blind, acts first preflop and last after the flop.
+    h = ScriptedHand(NL, {2: 100, 3: 100}, button=1, board="2c3d4h5s6c")
+    assert blinds(h.events) == {2: 5, 3: 10}
+    assert h.legal.seat == 2
+    h.act(2, "call")
+    h.act(3, "check")
+    for street in ("flop", "turn", "river"):
+        assert h.state.street_name == street
+        assert h.legal.seat == 3
+        h.act(3, "check")
+        h.act(2, "check")
+
+
+def test_heads_up_replay_with_forced_bets_and_an_empty_button_seat() -> None:
+    h = ScriptedHand(NL, {2: 100, 3: 100}, button=1, forced_bets={2: 5, 3: 10},
+                     board="2c3d4h5s6c")
+    assert h.legal.seat == 2
+    h.act(2, "call")
+    h.act(3, "check")
+    assert h.legal.seat == 3
+
+
 def test_five_ten_small_blind_rounds_down_to_two_dollars() -> None:
     from tables.engine import SmallBlindRule, Structure
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tables.engine import TableRules, redact_event, view_for
+from tables.engine import TableRules, view_for
 from tables.engine.scripted import ScriptedHand
 
 NL = TableRules(lower_stake=10)
@@ -49,12 +49,3 @@ def test_shown_hands_are_visible_to_everyone() -> None:
     v = view_for(h.state, None)
     assert cards_seen(v) == {2: ["Ks", "Kd"], 3: None, 1: ["As", "Ad"]}
     assert v["is_over"] and v["result"]["pots"][0]["winners"] == [1]
-
-
-def test_redact_event_hides_other_players_hole_cards() -> None:
-    h = hand()
-    hole = next(e for e in h.events if e["type"] == "hole_cards" and e["seat"] == 1)
-    assert redact_event(hole, 1) is hole
-    assert "cards" not in redact_event(hole, 2) and "to_seat" not in redact_event(hole, None)
-    board = next(e for e in h.events if e["type"] == "posted_blind")
-    assert redact_event(board, None) is board

@@ -24,7 +24,11 @@ converted explicitly:
   pokerkit starts each round with a last full raise of 0, so the round's first short all-in counts
   as a full raise and re-opens betting for players who already acted (we do not re-open); and in
   fixed limit pokerkit counts a short all-in towards the cap (we count the bet and full raises).
-  In those spots the driver picks no raise and counts the occurrence in the printed statistics.
+  In those spots the driver picks no raise and counts the occurrence in the printed statistics;
+* a big blind all-in for less than the big blind: pokerkit lowers the bet to what he posted, we
+  keep it at the big blind (rules: "the value of each bet in the first round is $10"). So the
+  big blind always has at least his ante plus the big blind here (``cover_the_big_blind``);
+  tests/engine/test_short_blinds.py plays short big blinds, against pokerkit where they agree.
 Any other difference (who acts, call amount, raise allowed, min/max raise-to, final stacks) fails.
 """
 
@@ -130,6 +134,13 @@ def pokerkit_odd_chips(state) -> list[int]:
     return stacks
 
 
+def cover_the_big_blind(rng: random.Random, stacks: list[int], bb_ante: int) -> None:
+    """Give the big blind (player 1; heads-up player 0) his ante plus a full big blind."""
+    bb = 0 if len(stacks) == 2 else 1
+    if stacks[bb] < bb_ante + BIG_BLIND:
+        stacks[bb] = bb_ante + BIG_BLIND + rng.randint(0, 8 * BIG_BLIND)
+
+
 def pk_to_call(pk: State) -> int:
     return pk.checking_or_calling_amount or 0
 
@@ -176,6 +187,7 @@ def play_both(rng: random.Random, structure: Structure, stats: Stats, label: str
     ]
     ante_kind = rng.choice(["none", "none", "ante", "bb_ante"])
     ante = rng.choice([1, 2, 5]) if ante_kind != "none" else 0
+    cover_the_big_blind(rng, stacks, ante * n if ante_kind == "bb_ante" else ante)
     rules = TableRules(
         structure=structure, lower_stake=BIG_BLIND, upper_stake=BIG_BET, ante=ante,
         bb_ante=ante_kind == "bb_ante",

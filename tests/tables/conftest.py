@@ -7,24 +7,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from channels.layers import channel_layers
 from django.conf import settings
 
 
 @pytest.fixture(autouse=True, scope="session")
 def private_channel_prefix() -> Iterator[None]:
-    """A channel-layer prefix of our own: other test runs on the same Redis use the same
+    """A broadcast channel prefix of our own: other test runs on the same Redis use the same
     group names (table ids restart at 1)."""
-    layers = settings.CHANNEL_LAYERS
-    old = layers["default"]["CONFIG"].get("prefix")
-    layers["default"]["CONFIG"]["prefix"] = f"t{os.getpid()}{uuid.uuid4().hex[:6]}"
-    channel_layers.backends.clear()
+    old = settings.ROOM_CHANNEL_PREFIX
+    settings.ROOM_CHANNEL_PREFIX = f"t{os.getpid()}{uuid.uuid4().hex[:6]}"
     yield
-    if old is None:
-        layers["default"]["CONFIG"].pop("prefix", None)
-    else:
-        layers["default"]["CONFIG"]["prefix"] = old
-    channel_layers.backends.clear()
+    settings.ROOM_CHANNEL_PREFIX = old
 
 
 class Timers:

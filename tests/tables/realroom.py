@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from pokerroom.processes import stop_process
+from pokerroom.processes import daphne_command, stop_process
 from tests.browser.conftest import free_port, wait_for_http
 from tests.conftest import REPO, database_url_for_subprocesses
 
@@ -31,7 +31,7 @@ def room_env(**extra: str) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": database_url_for_subprocesses(),
         "CELERY_QUEUE": QUEUE,
-        "CHANNEL_LAYER_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+        "CHANNEL_LAYER_PREFIX": settings.ROOM_CHANNEL_PREFIX,
         **extra,
     }
 
@@ -88,12 +88,11 @@ def kill_hard(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def start_daphne(port: int) -> subprocess.Popen:
+def start_daphne(port: int, **env: str) -> subprocess.Popen:
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "-v", "0", "pokerroom.asgi:application"],
-        cwd=REPO, env=room_env(CSRF_TRUSTED_ORIGINS=url),
+        daphne_command(sys.executable, host="127.0.0.1", port=port),
+        cwd=REPO, env=room_env(CSRF_TRUSTED_ORIGINS=url, **env),
     )
     try:
         wait_for_http(f"{url}/healthz")
@@ -104,10 +103,10 @@ def start_daphne(port: int) -> subprocess.Popen:
 
 
 @contextlib.contextmanager
-def daphne(port: int | None = None) -> Iterator[str]:
-    """daphne serving the room on a free port; yields its http:// URL."""
+def daphne(port: int | None = None, **env: str) -> Iterator[str]:
+    """daphne serving the room on a free port (`env`: extra settings); yields its URL."""
     port = port or free_port()
-    process = start_daphne(port)
+    process = start_daphne(port, **env)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

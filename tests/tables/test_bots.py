@@ -1,17 +1,30 @@
 """`manage.py bots` against a real room: daphne and a Celery worker on the test database.
 
 Six bots sit at a 6-max table, play 30 hands over the WebSocket protocol with random legal
-actions, leave (cashed out), and the ledger still balances."""
+actions, leave (cashed out), and the ledger still balances. Bots never sit in the same seat,
+and the summary says where each sat (or that it never got a seat)."""
 from __future__ import annotations
 
+import ast
+import asyncio
+import importlib.metadata
 import io
+import random
+import re
 import signal
 import subprocess
 import sys
+from collections import Counter
+from pathlib import Path
 
+import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from cashier.audit import ledger_audit
+from tables import services
+from tables.bots import Bot, BotResult, TableTally, bot_accounts, session_cookie, summary_lines
+from tables.management.commands.bots import play
 from tables.models import HandSummary, Seat
 from tests.conftest import REPO
 from tests.tables.realroom import (  # noqa: F401  (fixtures)
@@ -33,6 +46,8 @@ def test_six_bots_play_thirty_hands_and_leave_with_the_ledger_balanced(room, mak
         print(out.getvalue())
     summary = out.getvalue()
     assert "errors: none" in summary
+    # like the browser page (tests/browser/test_table_events_browser.py): events are enough
+    assert "snapshot requests: 0," in summary
     assert HandSummary.objects.filter(table=table).count() >= 30
     assert not Seat.objects.filter(table=table).exists()  # every bot left and was cashed out
     report = ledger_audit()
@@ -80,3 +95,127 @@ def test_ctrl_c_makes_the_bots_leave_and_print_their_summary(room, make_table):
     assert "errors: none" in out and "hands finished at the table" in out
     assert not Seat.objects.filter(table=table).exists()  # they left and were cashed out
     assert ledger_audit().ok
+
+
+def bot_seats_in_the_database(table) -> dict[str, int]:
+    """username → the seat each bot sat in, from the table's stored `seat_taken` events."""
+    from accounts.models import User
+    from tables.models import HandEvent
+
+    bots = dict(User.objects.filter(is_bot=True).values_list("pk", "username"))
+    seated = {}
+    for payload in HandEvent.objects.filter(table_id=table.pk).values_list("payload", flat=True):
+        if payload["type"] == "seat_taken" and payload["player_id"] in bots:
+            seated[bots[payload["player_id"]]] = payload["seat"]
+    return seated
+
+
+def summary_seats(summary: str) -> dict[str, str]:
+    """username → where the summary says the bot was ("seat 3", "never seated")."""
+    where = {}
+    for line in summary.splitlines():
+        match = re.match(r"\s*(\w+)\s+(seat \d+|never seated)", line)
+        if match:
+            where[match[1]] = match[2]
+    return where
+
+
+def test_bots_get_distinct_free_seats_and_the_summary_says_which(room, make_table, make_player):
+    """Seat 1 is taken by a player (sitting out): four bots sit in four other, distinct seats,
+    and the summary names the seats the database recorded."""
+    table = make_table(name="Crowded", structure="NL", lower_stake=2, max_seats=6,
+                       hand_pause_seconds=0, action_seconds=5, countdown_seconds=5)
+    human = make_player("human")
+    services.seat_take(table_id=table.pk, user=human, number=1, amount=200,
+                       idempotency_key="human-sits")
+    services.sit_out(table_id=table.pk, user_id=human.pk)
+    out = io.StringIO()
+    try:
+        call_command("bots", table=table.pk, players=4, hands=3, think=0, url=room, seed=3,
+                     timeout=120, stdout=out)
+    finally:
+        print(out.getvalue())
+    summary = out.getvalue()
+    assert "errors: none" in summary and "seated: 4 of 4 bots" in summary
+    in_db = bot_seats_in_the_database(table)
+    assert sorted(in_db.values()) == [2, 3, 4, 5]
+    assert summary_seats(summary) == {name: f"seat {n}" for name, n in in_db.items()}
+    assert list(Seat.objects.filter(table=table).values_list("player_id", flat=True)) == [human.pk]
+
+
+def test_bots_of_two_processes_wanting_one_seat_sit_apart(room, make_table):
+    """Two bots that do not share a tally (as if run by two `manage.py bots`) both ask for
+    seat 1: the one refused (`seat_taken`) takes another free seat instead of giving up."""
+    table = make_table(name="Race", structure="NL", lower_stake=2, max_seats=6,
+                       hand_pause_seconds=0, action_seconds=5, countdown_seconds=5)
+    users = bot_accounts(2, prefix="racer")
+    bots = [Bot(url=room, table_id=table.pk, user_id=u.pk, name=u.username,
+                cookie=session_cookie(u), seat=1, tally=TableTally(target=2), think=0,
+                rng=random.Random(n)) for n, u in enumerate(users)]
+    results = asyncio.run(play(bots, timeout=90))
+    print("\n".join(summary_lines(results, seconds=0)))
+    assert sorted(r.sat_at for r in results) == [1, 2]
+    assert sum(r.races for r in results) >= 1  # the refused sit, retried
+    assert all(not r.errors and r.left for r in results)
+    assert bot_seats_in_the_database(table) == {r.name: r.sat_at for r in results}
+
+
+def test_the_summary_tells_a_bot_that_never_sat_from_one_that_played():
+    played = BotResult(name="bot1", seat=None, sat_at=3, hands=4, left=True)
+    stuck = BotResult(name="bot2", errors=Counter(table_full=1),
+                      last_error="table_full: no free seat was left for this bot")
+    lines = summary_lines([played, stuck], seconds=1.0)
+    assert "seat 3" in lines[0] and "still seated" not in lines[0]
+    assert "never seated" in lines[1] and "table_full" in lines[1]
+    assert "seated: 1 of 2 bots" in lines
+
+
+def test_the_command_refuses_more_bots_than_free_seats(make_table, make_player):
+    table = make_table(name="Small", structure="NL", lower_stake=2, max_seats=2)
+    services.seat_take(table_id=table.pk, user=make_player("human"), number=2, amount=200,
+                       idempotency_key="human-sits")
+    with pytest.raises(CommandError, match="1 free seat"):
+        call_command("bots", table=table.pk, players=2, stdout=io.StringIO())
+
+
+def test_the_url_defaults_to_where_make_run_serves(monkeypatch):
+    from tables.management.commands.bots import room_url
+
+    monkeypatch.delenv("ROOM_HOST", raising=False)
+    monkeypatch.delenv("ROOM_PORT", raising=False)
+    assert room_url() == "http://127.0.0.1:8000"
+    monkeypatch.setenv("ROOM_HOST", "poker.internal")
+    monkeypatch.setenv("ROOM_PORT", "9001")
+    assert room_url() == "http://poker.internal:9001"
+    monkeypatch.setenv("ROOM_HOST", "0.0.0.0")  # listening everywhere: reached on loopback
+    assert room_url() == "http://127.0.0.1:9001"
+
+
+def test_requirements_txt_alone_provides_every_module_the_bots_import():
+    """`make run` installs requirements.txt only: each third-party module that the bots command
+    and tables/bots.py import (at the top or inside functions) comes from a distribution it
+    lists, so `manage.py bots` works without the test dependencies."""
+    listed = {canonical(re.split(r"[<>=\[ ;#]", line.strip(), maxsplit=1)[0])
+              for line in (REPO / "requirements.txt").read_text().splitlines()
+              if line.strip() and not line.startswith(("#", "-"))}
+    assert "websockets" in listed
+    distributions = importlib.metadata.packages_distributions()
+    for source in ("tables/bots.py", "tables/management/commands/bots.py"):
+        for module in third_party_imports(REPO / source):
+            provided_by = {canonical(d) for d in distributions.get(module, [])}
+            assert provided_by & listed, f"{source} imports {module}: not in requirements.txt"
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def third_party_imports(path: Path) -> set[str]:
+    first_party = {"pokerroom", "accounts", "cashier", "tables"}
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found - first_party - set(sys.stdlib_module_names) - {"__future__"}

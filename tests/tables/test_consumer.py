@@ -1,10 +1,12 @@
 """The table socket end to end over the real Redis channel layer (docs/protocol.md)."""
 from __future__ import annotations
 
+import datetime
 import random
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 
 from tables import services
 from tables.models import Hand, TableState
@@ -282,7 +284,7 @@ def _act_for_whoever(table_id: int) -> None:
 
 
 async def test_a_lost_broadcast_is_filled_from_the_event_log(play_table, make_player, monkeypatch):
-    from tables.services import log
+    from tables.services import effects as log
 
     alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
     players = await seated(play_table, alice, bob)
@@ -307,7 +309,7 @@ async def test_broadcasts_that_swap_on_the_way_are_put_back_in_order(play_table,
     """Two commits' broadcasts can arrive in the wrong order: the later batch waits a moment
     for the earlier one instead of sending the socket to the database."""
     from tables import consumers
-    from tables.services import log
+    from tables.services import effects as log
 
     alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
     players = await seated(play_table, alice, bob)
@@ -332,20 +334,47 @@ async def test_broadcasts_that_swap_on_the_way_are_put_back_in_order(play_table,
         await c.close()
 
 
-async def test_reconnect_during_own_turn_adds_the_bonus_once(play_table, make_player):
+async def heads_up_first_turn(table, make_player) -> tuple[list[Client], Client]:
+    """Alice and Bob seated and dealt in; (both clients, the one to act)."""
     alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
-    players = await seated(play_table, alice, bob)
-    await start(play_table)
+    players = await seated(table, alice, bob)
+    await start(table)
     for c in players:
         await c.drain()
-    actor = next(c for c in players if c.my_turn())
-    await actor.close()
-    again = await Client.open(play_table.pk, actor.user)
+    return players, next(c for c in players if c.my_turn())
+
+
+async def test_reconnect_during_own_turn_adds_the_bonus_once(play_table, make_player):
+    players, actor = await heads_up_first_turn(play_table, make_player)
+    await actor.close()  # his only socket drops during his turn ...
+    again = await Client.open(play_table.pk, actor.user)  # ... and he is back in time
     await again.until(lambda: bool(again.events("deadline_extended")), what="the bonus")
-    third = await Client.open(play_table.pk, actor.user)
+    third = await Client.open(play_table.pk, actor.user)  # a second tab: nothing
     await third.drain(0.3)
     assert not third.events("deadline_extended")
-    for c in (again, third, *[p for p in players if p is not actor]):
+    await again.close()
+    await third.close()
+    fourth = await Client.open(play_table.pk, actor.user)  # dropped again: once per turn
+    await fourth.drain(0.3)
+    assert not fourth.events("deadline_extended")
+    for c in (fourth, *[p for p in players if p is not actor]):
+        await c.close()
+
+
+async def test_a_second_tab_or_a_late_reconnect_gets_no_bonus(play_table, make_player):
+    players, actor = await heads_up_first_turn(play_table, make_player)
+    second_tab = await Client.open(play_table.pk, actor.user)  # while his first is open
+    await second_tab.drain(0.3)
+    assert not second_tab.events("deadline_extended")
+    await actor.close()
+    await second_tab.close()
+    await sync_to_async(Hand.objects.filter(finished_at=None).update)(  # the turn ran out
+        deadline=timezone.now() - datetime.timedelta(seconds=1))
+    late = await Client.open(play_table.pk, actor.user)
+    await late.drain(0.3)
+    assert not late.events("deadline_extended")
+    assert not (await sync_to_async(Hand.objects.get)(finished_at=None)).bonus_used
+    for c in (late, *[p for p in players if p is not actor]):
         await c.close()
 
 

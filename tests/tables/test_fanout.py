@@ -1,11 +1,12 @@
-"""The hub: one subscription per group and process, every local member gets each broadcast."""
+"""The hub: one Redis subscription per group and process; every local member gets each
+broadcast; the last member leaving unsubscribes."""
 from __future__ import annotations
 
 import asyncio
-
-from channels.layers import get_channel_layer
+import json
 
 from tables import fanout
+from tables.groups import async_client, channel_of
 
 
 class Member:
@@ -22,43 +23,55 @@ async def until(predicate, timeout: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
 
+async def publish(group: str, message: dict) -> None:
+    await async_client().publish(channel_of(group), json.dumps(message))
+
+
+async def subscribers(group: str) -> int:
+    return dict(await async_client().pubsub_numsub(channel_of(group)))[channel_of(group).encode()]
+
+
 async def test_members_of_a_group_share_one_subscription_and_each_get_every_message():
-    hub, layer = fanout.hub(), get_channel_layer()
+    hub = fanout.hub()
     first, second, elsewhere = Member(), Member(), Member()
     await hub.join("table-41", first)
     await hub.join("table-41", second)
     await hub.join("table-42", elsewhere)
-    inner = layer._get_layer()
-    assert inner.groups[inner._get_group_channel_name("table-41")] == {hub.channel}  # the hub
-    await layer.group_send("table-41", {"type": "table.events", "group": "table-41", "n": 1})
+    assert await subscribers("table-41") == 1  # the hub's, not one per socket
+    await publish("table-41", {"type": "table.events", "group": "table-41", "n": 1})
     await until(lambda: first.got and second.got)
     assert first.got == second.got == [{"type": "table.events", "group": "table-41", "n": 1}]
     assert elsewhere.got == []
+    for group, member in (("table-41", first), ("table-41", second), ("table-42", elsewhere)):
+        await hub.leave(group, member)
 
 
 async def test_the_last_member_leaving_unsubscribes_the_group():
-    hub, layer = fanout.hub(), get_channel_layer()
+    hub = fanout.hub()
     one, two = Member(), Member()
     await hub.join("table-43", one)
     await hub.join("table-43", two)
-    inner = layer._get_layer()
-    name = inner._get_group_channel_name("table-43")
     await hub.leave("table-43", one)
-    assert name in inner.groups
+    assert await subscribers("table-43") == 1
     await hub.leave("table-43", two)
-    assert name not in inner.groups and "table-43" not in hub.members
+    await until(lambda: "table-43" not in hub.members)
+    async with asyncio.timeout(5):
+        while await subscribers("table-43"):
+            await asyncio.sleep(0.01)
 
 
 async def test_a_member_that_fails_does_not_stop_the_others():
-    hub, layer = fanout.hub(), get_channel_layer()
+    hub = fanout.hub()
 
     class Broken(Member):
         async def take(self, message: dict) -> None:
             raise RuntimeError("a bug")
 
-    working = Member()
-    await hub.join("table-44", Broken())
+    working, broken = Member(), Broken()
+    await hub.join("table-44", broken)
     await hub.join("table-44", working)
     for n in range(2):
-        await layer.group_send("table-44", {"type": "table.events", "group": "table-44", "n": n})
+        await publish("table-44", {"type": "table.events", "group": "table-44", "n": n})
     await until(lambda: len(working.got) == 2)
+    await hub.leave("table-44", broken)
+    await hub.leave("table-44", working)

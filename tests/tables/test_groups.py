@@ -1,28 +1,34 @@
-"""Broadcasts over the real Redis channel layer: batches leave a server process in the order
-they were committed, private copies just before their batch, and each socket gets one frame."""
+"""Broadcasts over real Redis pub/sub: batches leave a server process in the order they were
+committed, private copies just before their batch, and each socket gets one frame."""
 from __future__ import annotations
 
 import asyncio
 import json
 
 import pytest
-from channels.layers import get_channel_layer
 
 from tables import groups
+from tables.groups import async_client, channel_of
 
 
 @pytest.fixture
 async def listener():
-    """A channel subscribed to table 7's group and to user 3's private group there."""
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    await layer.group_add(groups.table_group(7), channel)
-    await layer.group_add(groups.user_group(7, 3), channel)
+    """A subscription to table 7's group and to user 3's private group there."""
+    pubsub = async_client().pubsub()
+    await pubsub.subscribe(channel_of(groups.table_group(7)), channel_of(groups.user_group(7, 3)))
+    for _ in range(2):  # the two confirmations
+        await pubsub.get_message(timeout=5)
     groups.server_loop_use(asyncio.get_running_loop())
-    yield layer, channel
-    groups._server_loop = None
-    await layer.group_discard(groups.table_group(7), channel)
-    await layer.group_discard(groups.user_group(7, 3), channel)
+    yield pubsub
+    groups.server_loop_use(None)
+    await pubsub.aclose()
+
+
+async def received(pubsub) -> dict:
+    while True:
+        message = await pubsub.get_message(timeout=5)
+        if message is not None and message["type"] == "message":
+            return json.loads(message["data"])
 
 
 def turn_for(user_id: int, version: int) -> dict:
@@ -36,12 +42,11 @@ def action(version: int) -> dict:
 
 
 async def test_batches_from_service_threads_are_published_in_commit_order(listener):
-    layer, channel = listener
     # Two commits in a row from service threads: the first carries a private copy (two
     # publishes), the second does not; the second must not overtake the first.
     for batch in ([action(1), turn_for(3, 2)], [action(3)], [action(4), turn_for(3, 5)]):
         await asyncio.to_thread(groups.events_broadcast, table_id=7, items=batch)
-    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(5)]
+    got = [await received(listener) for _ in range(5)]
     assert [(m["type"], [e["version"] for e in m["events"]]) for m in got] == [
         ("table.private", [2]), ("table.events", [1, 2]), ("table.events", [3]),
         ("table.private", [5]), ("table.events", [4, 5])]

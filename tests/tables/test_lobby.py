@@ -136,7 +136,7 @@ def test_real_money_statistics_are_shown_in_dollars(client, demo_tables):
 
     html = client.get(reverse("lobby"), {"currency": "REAL"}).content.decode()
 
-    assert "<td>$125.50</td>" in html
+    assert '<td class="avg_pot" data-label="Avg pot">$125.50</td>' in html
 
 
 def test_inactive_tables_are_not_listed(client, demo_tables):
@@ -144,3 +144,84 @@ def test_inactive_tables_are_not_listed(client, demo_tables):
     demo_tables["pl_play"].save()
 
     assert "PL 2/5 play" not in names(client.get(reverse("lobby")))
+
+
+# Sorting, average stack, table id, rake --------------------------------------------------------
+def test_any_column_sorts_the_list_both_ways(client, demo_tables):
+    HandSummary.objects.create(table=demo_tables["pl_play"], finished_at=timezone.now(), pot=90,
+                               players_dealt=3, players_saw_flop=2)
+    HandSummary.objects.create(table=demo_tables["nl_play"], finished_at=timezone.now(), pot=40,
+                               players_dealt=3, players_saw_flop=2)
+
+    desc = client.get(reverse("lobby"), {"sort": "avg_pot", "dir": "desc"}, HTTP_HX_REQUEST="true")
+    asc = client.get(reverse("lobby"), {"sort": "avg_pot", "dir": "asc"})
+    by_seats = client.get(reverse("lobby"), {"sort": "seats", "dir": "desc"})
+
+    assert names(desc)[:2] == ["PL 2/5 play", "NL 1/2 play"]
+    assert names(asc)[-2:] == ["NL 1/2 play", "PL 2/5 play"]
+    assert names(by_seats)[0] == "Limit $5/$10"  # 10 seats: most seats when none are taken
+    html = desc.content.decode()
+    # the active column says so and its link turns the order; the others keep the filters
+    assert 'aria-sort="descending"' in html
+    assert 'href="?sort=avg_pot&amp;dir=asc"' in html
+    assert 'hx-push-url="true"' in html
+
+
+def test_sorting_keeps_the_filters_and_the_filters_keep_the_sort(client, demo_tables):
+    response = client.get(reverse("lobby"), {"currency": "PLAY", "sort": "name", "dir": "desc"},
+                          HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+
+    assert names(response) == ["PL 2/5 play", "NL 1/2 play"]
+    assert 'href="?currency=PLAY&amp;sort=stakes&amp;dir=asc"' in html
+    # the filter form's sort fields are updated out of band, so a filter change keeps the sort
+    assert 'id="lobby-sort" class="sort-fields" hx-swap-oob="true"' in html
+    assert '<option value="name" selected>' in html
+
+
+def test_an_unknown_sort_is_a_bad_request(client, demo_tables):
+    response = client.get(reverse("lobby"), {"sort": "secret"}, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+
+
+def test_average_stack_is_the_mean_of_the_seated_players_chips(client, demo_tables, make_user):
+    table = demo_tables["nl_play"]
+    for number, chips in ((1, 100), (2, 250), (3, 60)):
+        Seat.objects.create(table=table, number=number, player=make_user(f"s{number}"), chips=chips)
+    Seat.objects.create(table=demo_tables["hu"], number=1, player=make_user("r1"), chips=123456)
+
+    rows = {r.table.name: r for r in lobby_rows(LobbyFilters(sort="avg_stack", descending=True))}
+
+    assert rows["NL 1/2 play"].average_stack == 137  # (100 + 250 + 60) / 3, rounded
+    assert rows["HU NL $5/$10"].average_stack_label == "$1,234.56"
+    assert rows["PL 2/5 play"].average_stack_label == "—"  # nobody seated
+    assert next(iter(rows)) == "HU NL $5/$10"
+
+
+def test_each_row_shows_the_table_id_and_its_rake(client, make_table):
+    raked = make_table(name="Raked", rake_percent="5.00", rake_cap=300, currency="REAL",
+                       lower_stake=200)
+    half = make_table(name="Half", rake_percent="2.5")
+    make_table(name="Free")
+
+    html = client.get(reverse("lobby")).content.decode()
+    rows = {r.table.name: r for r in lobby_rows(LobbyFilters())}
+
+    assert rows["Raked"].rake_label == "5% cap $3"
+    assert rows["Half"].rake_label == "2.5% no cap"
+    assert rows["Free"].rake_label == "none"
+    assert f'<span class="table-id muted" title="Table id">#{raked.pk}</span>' in html
+    assert '<td class="rake" data-label="Rake">5% cap $3</td>' in html
+    assert f"#{half.pk}" in html
+
+
+def test_a_bad_filter_empties_the_list_and_says_why(client, demo_tables):
+    response = client.get(reverse("lobby"), {"min_bb": "5", "max_bb": "2"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert response.status_code == 400  # static/js/lobby.js tells htmx to swap it in anyway
+    assert 'role="alert"' in html and "The lower big blind bound is above the upper one." in html
+    assert 'class="table-row' not in html
+    assert "Fix the filters to see tables." in html

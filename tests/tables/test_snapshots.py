@@ -18,7 +18,7 @@ SEED = "00" * 31 + "07"  # a fixed deal, so the showdown below is always the sam
 
 @pytest.fixture
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tables.services import hands
+    from tables.services import starting as hands
 
     monkeypatch.setattr(hands, "new_seed", lambda: bytes.fromhex(SEED))
 
@@ -77,7 +77,7 @@ def test_recent_hands_carry_commitment_seed_and_summary(play_table, make_player,
 
 
 def test_summary_of_a_split_pot_and_real_money(make_table, make_player, sit):
-    from tables.snapshots import hand_summary
+    from tables.recent import hand_summary
 
     table = make_table(name="Dollars", currency="REAL", lower_stake=100)
     result = {"pots": [{"amount": 1050, "eligible": [1, 2, 3], "winners": [1, 3],

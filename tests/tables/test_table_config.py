@@ -1,11 +1,10 @@
-"""Table configuration as an operator sets it in Django admin: derived amounts and validation."""
+"""Table configuration: derived amounts and validation (the admin form: tests/tables/test_admin.py)."""
 from __future__ import annotations
 
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.urls import reverse
 
 from tables.engine.structures import Structure
 from tables.models import TableConfig
@@ -82,36 +81,6 @@ def test_impossible_configurations_are_refused_with_a_message(fields, field, mes
     errors = errors_of(config(**fields))
 
     assert any(message in text for text in errors[field]), errors
-
-
-def test_the_admin_form_shows_the_refusal_and_saves_nothing(admin_client):
-    response = admin_client.post(reverse("admin:tables_tableconfig_add"), {
-        "name": "Broken", "structure": "NL", "currency": "PLAY", "max_seats": 6, "is_active": "on",
-        "lower_stake": 10, "upper_stake": "", "small_blind_rule": "explicit", "small_blind": 20,
-        "ante": 0, "min_buy_in_bb": 40, "max_buy_in_bb": 100, "ratholing_window_minutes": 60,
-        "rake_percent": "5", "rake_cap": 0, "rake_cap_by_players": "{}", "action_seconds": 10,
-        "countdown_seconds": 20, "timeout_policy": "seeds", "timeout_allin_daily_cap": 2,
-        "sit_out_limit_minutes": 10, "hand_pause_seconds": 3,
-    })
-
-    assert response.status_code == 200
-    assert "The small blind (20) cannot be above the big blind (10)." in response.content.decode()
-    assert not TableConfig.objects.filter(name="Broken").exists()
-
-
-def test_the_admin_saves_a_valid_table(admin_client):
-    response = admin_client.post(reverse("admin:tables_tableconfig_add"), {
-        "name": "NL 5/10", "structure": "NL", "currency": "PLAY", "max_seats": 6, "is_active": "on",
-        "lower_stake": 10, "upper_stake": "", "small_blind_rule": "exact_half", "small_blind": "",
-        "ante": 0, "min_buy_in_bb": 40, "max_buy_in_bb": 100, "ratholing_window_minutes": 60,
-        "rake_percent": "5", "rake_cap": 0, "rake_cap_by_players": "{}", "action_seconds": 10,
-        "countdown_seconds": 20, "timeout_policy": "modern", "timeout_allin_daily_cap": 2,
-        "sit_out_limit_minutes": 10, "hand_pause_seconds": 3,
-    })
-
-    assert response.status_code == 302, response.content.decode()[:2000]
-    table = TableConfig.objects.get(name="NL 5/10")
-    assert (table.upper_stake, table.small_blind_amount) == (20, 5)
 
 
 def test_the_demo_seed_is_idempotent(db):

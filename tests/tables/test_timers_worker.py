@@ -9,6 +9,7 @@ import time
 import uuid
 
 import pytest
+from django.utils import timezone
 
 from cashier import conf
 from cashier.audit import ledger_audit
@@ -91,8 +92,10 @@ def test_reconnecting_during_ones_turn_adds_the_countdown_once(fast_table, seate
     actor = to_act_user(fast_table.pk)
     original = hand.deadline
     # what the consumer does when the player's socket (re)connects during his turn
-    assert services.hand_reconnect_bonus(table_id=fast_table.pk, user_id=actor)
-    assert not services.hand_reconnect_bonus(table_id=fast_table.pk, user_id=actor)
+    dropped = timezone.now()
+    assert services.hand_reconnect_bonus(table_id=fast_table.pk, user_id=actor, dropped_at=dropped)
+    assert not services.hand_reconnect_bonus(table_id=fast_table.pk, user_id=actor,
+                                             dropped_at=dropped)
     hand.refresh_from_db()
     assert hand.deadline - original == datetime.timedelta(seconds=1)
     # the task queued for the first deadline fires and does nothing: the deadline moved

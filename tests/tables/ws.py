@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,8 @@ class Client:
         connected, _ = await comm.connect(timeout=5)
         assert connected
         client = cls(comm, user, name or (user.username if user else "spectator"))
+        if not query:  # a first connect is answered with a snapshot: wait for it
+            await client.until(lambda: client.version is not None, what="the snapshot")
         return client
 
     async def close(self) -> None:
@@ -75,6 +78,9 @@ class Client:
             await self.drain()
 
     async def send(self, **message: Any) -> None:
+        """Send a message; money-moving ones get a fresh `request_id` unless given one."""
+        if message.get("type") in ("sit", "top_up", "leave") and "request_id" not in message:
+            message["request_id"] = uuid.uuid4().hex
         await self.comm.send_json_to(message)
 
     async def send_raw(self, text: str) -> None:

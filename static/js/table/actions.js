@@ -3,48 +3,31 @@
  * range), pre-action checkboxes, show/muck, and the seat controls.
  * @module table/actions
  */
-import { money } from "./format.js";
+import { chips, money } from "./format.js";
+import { amountNote, clampAmount, presets } from "./sizing.js";
 import { mySeat } from "./state.js";
+
+export { clampAmount };
 
 const $ = (id) => document.getElementById(id);
 
 /** Minor units per displayed unit: the amount box shows dollars for real money. */
 function scale(state) { return state.table.currency === "REAL" ? 100 : 1; }
 
-/**
- * Clamp a raise-to amount into the legal range; amounts between the ends are whole units.
- * @param {number} amount minor units
- * @param {{min_to: number, max_to: number}} legal
- * @param {number} whole minor units per whole currency unit
- */
-export function clampAmount(amount, legal, whole = 1) {
-  if (!Number.isFinite(amount)) return legal.min_to;
-  let a = Math.round(amount);
-  if (a >= legal.max_to) return legal.max_to;
-  if (a <= legal.min_to) return legal.min_to;
-  a -= a % whole;
-  return Math.max(legal.min_to, a);
+/** The facts `sizing.js` needs about the viewer's decision. */
+export function sizingFacts(state, legal) {
+  const hand = state.hand;
+  const me = mySeat(state);
+  return {
+    legal, structure: state.table.structure, street: hand ? hand.street : "preflop",
+    pot: hand ? hand.pot_total : 0, currentBet: hand ? hand.current_bet : 0,
+    bigBlind: state.table.big_blind, whole: scale(state),
+    allInTo: me ? me.bet + me.stack : legal.max_to,
+  };
 }
 
-/**
- * Preset raise-to amounts (minimum, half pot, pot, all-in), each clamped.
- * @returns {Array<{id: string, label: string, amount: number}>}
- */
-export function presets(state, legal) {
-  const hand = state.hand;
-  const whole = scale(state);
-  const call = legal.call_amount || 0;
-  const pot = hand ? hand.pot_total : 0;
-  const base = hand ? hand.current_bet : 0;
-  const potTo = base + pot + call;
-  const halfTo = base + Math.floor((pot + call) / 2);
-  const c = (a) => clampAmount(a, legal, whole);
-  return [
-    { id: "min", label: "Min", amount: legal.min_to },
-    { id: "half", label: "½ Pot", amount: c(halfTo) },
-    { id: "pot", label: "Pot", amount: c(potTo) },
-    { id: "allin", label: "All-in", amount: legal.max_to },
-  ];
+function labelCall(state, legal) {
+  $("act-call").querySelector(".label").textContent = `Call ${chips(legal.call_amount, state.table)}`;
 }
 
 export class ActionBar {
@@ -83,8 +66,9 @@ export class ActionBar {
     };
     $("bet-less").addEventListener("click", () => step(-1));
     $("bet-more").addEventListener("click", () => step(1));
-    document.querySelectorAll("#presets button").forEach((b) => {
-      b.addEventListener("click", () => this.setAmount(Number(b.dataset.amount)));
+    $("presets").addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-amount]");
+      if (b) this.setAmount(Number(b.dataset.amount));
     });
     const pre = [...document.querySelectorAll("#pre-actions input[type=checkbox]")];
     pre.forEach((box) => box.addEventListener("change", () => {
@@ -111,8 +95,8 @@ export class ActionBar {
     if (box) this.amount.value = String(a / scale(state));
     this.slider.value = String(a);
     const verb = legal.bet ? "Bet" : "Raise to";
-    const allin = a === legal.max_to && !this.fixed ? " (all-in)" : "";
-    $("act-raise").querySelector(".label").textContent = `${verb} ${money(a, state.table.currency)}${allin}`;
+    const note = amountNote(sizingFacts(state, legal), a);
+    $("act-raise").querySelector(".label").textContent = `${verb} ${chips(a, state.table)}${note}`;
   }
 
   act(action, amount) {
@@ -158,7 +142,7 @@ export class ActionBar {
     $("act-fold").hidden = !legal.fold;
     $("act-check").hidden = !legal.check;
     $("act-call").hidden = !legal.call;
-    $("act-call").querySelector(".label").textContent = `Call ${money(legal.call_amount, cur)}`;
+    labelCall(state, legal);
     const canRaise = !!(legal.bet || legal.raise);
     $("act-raise").hidden = !canRaise;
     this.fixed = canRaise && legal.min_to === legal.max_to;
@@ -178,13 +162,7 @@ export class ActionBar {
       $("sizing-range").textContent = this.fixed
         ? `Fixed limit: ${money(legal.min_to, cur)}`
         : `${money(legal.min_to, cur)} – ${money(legal.max_to, cur)}`;
-      const list = presets(state, legal);
-      document.querySelectorAll("#presets button").forEach((b) => {
-        const p = list.find((x) => x.id === b.dataset.preset);
-        b.dataset.amount = String(p.amount);
-        b.title = money(p.amount, cur);
-        b.setAttribute("aria-label", `${p.label}: ${money(p.amount, cur)}`);
-      });
+      this.renderPresets(state, legal);
       $("presets").hidden = this.fixed;
       this.value = legal.min_to;
       this.setAmount(legal.min_to);
@@ -199,6 +177,34 @@ export class ActionBar {
       const focus = [$("act-check"), $("act-call"), $("act-fold")].find((b) => !b.hidden);
       if (focus && !document.activeElement?.matches("input, textarea")) focus.focus({ preventScroll: true });
     }
+  }
+
+  /** Amounts shown in other units: the same decision and amount, in new words. */
+  relabel() {
+    const state = this.getState();
+    const legal = state && state.you.legal;
+    if (!legal || this.key === null) return;
+    if (legal.call) labelCall(state, legal);
+    if (legal.bet || legal.raise) {
+      this.renderPresets(state, legal);
+      this.setAmount(this.value ?? legal.min_to);
+    }
+  }
+
+  /** One button per preset, its amount in its accessible name and tooltip. */
+  renderPresets(state, legal) {
+    const buttons = presets(sizingFacts(state, legal)).map((p) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small secondary";
+      b.dataset.preset = p.id;
+      b.dataset.amount = String(p.amount);
+      b.textContent = p.label;
+      b.title = chips(p.amount, state.table);
+      b.setAttribute("aria-label", `${p.label}: ${chips(p.amount, state.table)}`);
+      return b;
+    });
+    $("presets").replaceChildren(...buttons);
   }
 
   renderPreActions(state, myTurn) {
@@ -220,7 +226,7 @@ export class ActionBar {
     const call = $("pre-call");
     if (call.checked && Number(call.dataset.amount) !== toCall) call.checked = false;
     call.dataset.amount = String(toCall);
-    $("pre-call-label").querySelector("span").textContent = `Call ${money(toCall, state.table.currency)}`;
+    $("pre-call-label").querySelector("span").textContent = `Call ${chips(toCall, state.table)}`;
   }
 
   clearPre() {
@@ -246,8 +252,12 @@ export class ActionBar {
   }
 }
 
+/** Why Top up is greyed out: the player already has the table's maximum. */
+export const AT_MAXIMUM = "already at the maximum buy-in";
+
 /**
- * Seat controls: sit out / in, post the big blind now or wait, top up, leave.
+ * Seat controls: sit out / in, post the big blind now or wait, top up, leave. A player with no
+ * chips and none coming is offered Rebuy (sitting in would not deal him in).
  * @param {object} state
  */
 export function renderSeatControls(state) {
@@ -256,17 +266,26 @@ export function renderSeatControls(state) {
   const hint = $("seat-hint");
   controls.hidden = !me;
   if (hint) hint.hidden = !!me;
+  const auto = $("auto-top-up-box");
+  if (auto) auto.hidden = !me;
   if (!me) return;
-  const cur = state.table.currency;
-  $("sit-out").hidden = me.status === "sitting_out";
-  $("sit-in").hidden = me.status !== "sitting_out";
+  const t = state.table;
+  const busted = me.stack === 0 && !me.pending_top_up && !(me.in_hand && state.hand && !state.hand.is_over);
+  $("sit-out").hidden = me.status === "sitting_out" || busted;
+  $("sit-in").hidden = me.status !== "sitting_out" || busted;
+  $("rebuy").hidden = !busted;
   $("post-bb").hidden = me.status !== "waiting_bb";
   $("wait-bb").hidden = !me.post_bb;
   $("leave").textContent = me.leaving ? "Leaving after this hand" : "Leave table";
   $("leave").disabled = me.leaving;
-  const room = state.table.max_buy_in - me.stack - (me.pending_top_up || 0);
-  $("top-up").disabled = room <= 0;
-  $("my-stack").textContent = `Your stack: ${money(me.stack, cur)}` +
-    (me.pending_top_up ? ` (+${money(me.pending_top_up, cur)} next hand)` : "") +
-    (me.status === "sitting_out" ? " · you are sitting out: Sit in to be dealt again" : "");
+  const room = t.max_buy_in - me.stack - (me.pending_top_up || 0);
+  const topUp = $("top-up");
+  topUp.hidden = busted;
+  topUp.disabled = room <= 0;
+  topUp.title = room <= 0 ? `Top up: ${AT_MAXIMUM} (${money(t.max_buy_in, t.currency)})` : "";
+  topUp.querySelector(".why").hidden = room > 0;
+  $("my-stack").textContent = `Your stack: ${chips(me.stack, t)}` +
+    (me.pending_top_up ? ` (+${chips(me.pending_top_up, t)} next hand)` : "") +
+    (busted ? " · out of chips: Rebuy to play on" : "") +
+    (me.status === "sitting_out" && !busted ? " · you are sitting out: Sit in to be dealt again" : "");
 }

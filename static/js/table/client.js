@@ -7,6 +7,15 @@
 const HEARTBEAT_MS = 10000;
 const SILENCE_MS = 25000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000];
+/** Messages that move money: each carries a request id made here, and is sent again after a
+ * reconnect until the server answers it (`done` or `error`); the server moves money once. */
+const MONEY_TYPES = new Set(["sit", "top_up", "leave"]);
+
+/** 32 random hex digits (crypto.randomUUID needs a secure context; this works on plain http). */
+function requestId() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export class TableClient {
   /**
@@ -23,6 +32,8 @@ export class TableClient {
     this.timer = null;
     this.lastHeard = Date.now();
     this.refs = 0;
+    /** @type {Map<string, object>} money messages not answered yet, by ref */
+    this.unanswered = new Map();
     window.addEventListener("offline", () => this.goOffline());
     window.addEventListener("online", () => this.reconnectNow());
     setInterval(() => this.heartbeat(), HEARTBEAT_MS);
@@ -46,12 +57,14 @@ export class TableClient {
       this.attempt = 0;
       this.lastHeard = Date.now();
       this.onStatus("online");
+      for (const message of this.unanswered.values()) ws.send(JSON.stringify(message));
     };
     ws.onmessage = (m) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
       let msg;
       try { msg = JSON.parse(m.data); } catch { return; }
+      if ((msg.type === "done" || msg.type === "error") && msg.ref) this.unanswered.delete(msg.ref);
       this.onMessage(msg);
     };
     ws.onclose = (e) => {
@@ -102,11 +115,17 @@ export class TableClient {
 
   get open() { return !!this.ws && this.ws.readyState === WebSocket.OPEN; }
 
-  /** Send one message; returns its `ref` or null when the socket is not open. */
+  /** Send one message; returns its `ref`, or null when the socket is not open (a money
+   * message is then sent once it is). */
   send(message) {
-    if (!this.open) return null;
     const ref = `c-${++this.refs}`;
-    this.ws.send(JSON.stringify({ ...message, ref }));
+    const full = { ...message, ref };
+    if (MONEY_TYPES.has(message.type)) {
+      full.request_id = requestId();
+      this.unanswered.set(ref, full);
+    }
+    if (!this.open) return MONEY_TYPES.has(message.type) ? ref : null;
+    this.ws.send(JSON.stringify(full));
     return ref;
   }
 }

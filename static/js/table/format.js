@@ -22,6 +22,31 @@ export function money(amount, currency) {
   return amount.toLocaleString("en-US");
 }
 
+let bigBlindUnits = false;
+
+/** Show table amounts (stacks, bets, pots) in big blinds instead of money (a player setting). */
+export function showBigBlinds(on) { bigBlindUnits = !!on; }
+
+/**
+ * An amount in big blinds: "12.5 BB" (one decimal at most).
+ * @param {number} amount minor units
+ * @param {number} bigBlind minor units
+ */
+export function bigBlinds(amount, bigBlind) {
+  if (amount == null) return "";
+  const bb = Math.round((amount * 10) / bigBlind) / 10;
+  return `${bb.toLocaleString("en-US")} BB`;
+}
+
+/**
+ * An amount at the table as the player chose to see it: money, or big blinds.
+ * @param {number} amount minor units
+ * @param {{currency: string, big_blind: number}} table
+ */
+export function chips(amount, table) {
+  return bigBlindUnits ? bigBlinds(amount, table.big_blind) : money(amount, table.currency);
+}
+
 /** "As" → "Ace of spades" */
 export function cardName(card) {
   return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;

@@ -10,7 +10,10 @@ import { flyChips, renderFelt, sweepBets, tickTimer } from "./render.js";
 import { ActionBar, clampAmount, renderSeatControls } from "./actions.js";
 import { bindKeyboard } from "./keyboard.js";
 import { logLine, rememberHand, renderFairness, renderHistory } from "./history.js";
-import { money } from "./format.js";
+import { money, showBigBlinds } from "./format.js";
+import { Sound } from "./sound.js";
+import { TurnAlert } from "./alerts.js";
+import { bindToggle } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -22,7 +25,8 @@ let refreshQueued = null;
 let pendingPostBB = false;
 /** The version a `hello` asked to resume from (one question per gap). */
 let askedFrom = null;
-const baseTitle = document.title;
+const sound = new Sound();
+const turnAlert = new TurnAlert({ tableName: root.dataset.tableName, turnIcon: root.dataset.turnIcon });
 /** @type {((diffs: string[]) => void) | null} */
 let checking = null;
 let lastPhase = "none";
@@ -100,9 +104,9 @@ function receive(msg) {
     state.version = msg.version;
     root.dataset.version = String(state.version);
     out.say.forEach((t) => say(t));
-    if (out.fly.length) requestAnimationFrame(() => flyChips($("felt"), out.fly, state.table.currency));
+    if (out.fly.length) requestAnimationFrame(() => flyChips($("felt"), out.fly, state.table));
     if (out.newHand) bar.clearPre();
-    if (out.myTurn) bar.newDecision();
+    if (out.myTurn) { bar.newDecision(); sound.play("turn"); }
     if (out.mine) afterMyChange(msg.event);
     if (out.refresh) queueRefresh();
     if (out.myTurn && bar.runPreAction()) return draw();
@@ -120,7 +124,7 @@ function afterMyChange(ev) {
   }
 }
 
-/** A fresh snapshot for what the client does not derive itself (side pots, recent hands). */
+/** A fresh snapshot after an event type this page does not know (a newer server). */
 function queueRefresh() {
   clearTimeout(refreshQueued);
   refreshQueued = setTimeout(() => { refreshQueued = null; client.send({ type: "snapshot" }); }, 150);
@@ -156,7 +160,7 @@ function showError(msg) {
   box.hidden = false;
   clearTimeout(showError.timer);
   showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
-  if (msg.code === "stale_version") client.send({ type: "snapshot" });
+  // stale_version: the events that moved the hand on are on their way; they update the page.
   $("action-bar").classList.remove("sent");
 }
 
@@ -169,10 +173,10 @@ function tick() {
   if (mine && phase === "countdown") clock.textContent = `${Math.ceil(seconds)} s left`;
   if (mine && phase === "countdown" && lastPhase !== "countdown") {
     say(`Hurry: ${Math.ceil(seconds)} seconds left to act.`, { log: false });
+    sound.play("hurry");
   }
   lastPhase = mine ? phase : "none";
-  const title = mine ? `▶ Your turn · ${baseTitle}` : baseTitle;
-  if (document.title !== title) document.title = title;
+  turnAlert.set(!!(mine && state.you.legal));
   const next = $("next-hand");
   const wait = state.next_hand_at ? (Date.parse(state.next_hand_at) - Date.now() - state.clockOffset) / 1000 : null;
   next.hidden = !(wait && wait > 0);
@@ -236,6 +240,8 @@ function amountDialog({ dialog, title, min, max, note, onSubmit }) {
 
 function openBuyIn(seat) {
   const t = state.table;
+  $("buyin-postbb-label").hidden = false;
+  $("buyin-confirm").textContent = "Sit down";
   amountDialog({
     dialog: $("buyin-dialog"), title: `Take seat ${seat}`, min: t.min_buy_in, max: t.max_buy_in,
     onSubmit: (amount, dialog) => {
@@ -255,6 +261,17 @@ $("top-up").addEventListener("click", () => {
     onSubmit: (amount) => client.send({ type: "top_up", amount }),
   });
 });
+/** Out of chips: buy in again in the buy-in dialog (a top-up of an empty stack, next hand). */
+$("rebuy").addEventListener("click", () => {
+  const t = state.table;
+  $("buyin-postbb-label").hidden = true;
+  $("buyin-confirm").textContent = "Rebuy";
+  amountDialog({
+    dialog: $("buyin-dialog"), title: "Rebuy", min: t.min_buy_in, max: t.max_buy_in,
+    note: "Your chips join the table when the next hand starts.",
+    onSubmit: (amount) => client.send({ type: "top_up", amount }),
+  });
+});
 $("sit-out").addEventListener("click", () => client.send({ type: "sit_out" }));
 $("sit-in").addEventListener("click", () => client.send({ type: "sit_in" }));
 $("post-bb").addEventListener("click", () => client.send({ type: "post_bb" }));
@@ -269,12 +286,16 @@ $("leave").addEventListener("click", () => {
   dialog.showModal();
 });
 
+bindToggle($("toggle-mute"), "muted", (on) => { sound.muted = on; });
+bindToggle($("toggle-bb"), "bigBlinds", (on) => { showBigBlinds(on); draw(); bar.relabel(); });
+window.addEventListener("resize", queueDraw); // bets are placed clear of the caption by size
 bindKeyboard();
 client.connect();
 
 /** For tests and the curious: the live state and a raw sender (the server still decides). */
 window.pokerTable = {
   get state() { return state; },
+  sound,
   send: (m) => client.send(m),
   act: (action, amount) => client.send({ type: "act", action, amount, version: state.version }),
   /** Ask for a snapshot and list how the event-built state differs from it (tests). */

@@ -3,7 +3,7 @@
  * the dealer button, the board and the pots; the turn timer; chips flying to the winners.
  * @module table/render
  */
-import { cardBack, cardElement, money, secondsUntil } from "./format.js";
+import { cardBack, cardElement, chips as amountText, secondsUntil } from "./format.js";
 
 /** Seat `n`'s position on the oval, in percent of the felt, the viewer's seat at the bottom. */
 export function seatPosition(n, maxSeats, anchor) {
@@ -42,7 +42,6 @@ const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River"
  */
 export function renderFelt(felt, state, opts) {
   const { table, hand } = state;
-  const cur = table.currency;
   const anchor = state.you.seat ?? 1;
   felt.querySelectorAll(".seat, .bet-chips, .dealer-button").forEach((e) => e.remove());
   const occupied = new Map(state.seats.map((s) => [s.seat, s]));
@@ -75,7 +74,7 @@ export function renderFelt(felt, state, opts) {
     box.classList.toggle("sitting-out", s.status === "sitting_out");
     box.classList.toggle("winner", !!s.winner);
     box.classList.toggle("allin", !!s.allin);
-    const labelBits = [`Seat ${n}`, s.name, `stack ${money(s.stack, cur)}`];
+    const labelBits = [`Seat ${n}`, s.name, `stack ${amountText(s.stack, table)}`];
     if (toAct) labelBits.push("to act");
     box.setAttribute("aria-label", labelBits.join(", "));
     box.setAttribute("role", "group");
@@ -92,7 +91,7 @@ export function renderFelt(felt, state, opts) {
 
     const plate = el("div", "plate");
     plate.append(el("span", "name", s.name));
-    const stack = el("span", "stack", money(s.stack, cur));
+    const stack = el("span", "stack", amountText(s.stack, table));
     stack.dataset.stack = s.stack;
     plate.append(stack);
     const badges = [];
@@ -101,7 +100,7 @@ export function renderFelt(felt, state, opts) {
     if (live && s.status === "sitting_out") badges.push("Sits out next hand");
     else if (STATUS_BADGES[s.status]) badges.push(STATUS_BADGES[s.status]);
     if (s.post_bb && !live) badges.push("Posts BB next hand");
-    if (s.pending_top_up) badges.push(`+${money(s.pending_top_up, cur)} next hand`);
+    if (s.pending_top_up) badges.push(`+${amountText(s.pending_top_up, table)} next hand`);
     if (s.leaving) badges.push("Leaving");
     badges.forEach((b) => plate.append(el("span", "badge", b)));
     const timer = el("div", "timer");
@@ -112,7 +111,7 @@ export function renderFelt(felt, state, opts) {
     box.append(plate);
 
     if (s.winner) {
-      const won = el("div", "result", `Wins ${money(s.winner, cur)}` +
+      const won = el("div", "result", `Wins ${amountText(s.winner, table)}` +
         (s.description ? ` · ${s.description}` : ""));
       box.append(won);
     } else if (s.description) {
@@ -128,11 +127,10 @@ export function renderFelt(felt, state, opts) {
     if (s.bet > 0 && live) {
       const chips = el("div", "bet-chips");
       chips.dataset.seat = n;
-      chips.style.left = `${lerp(50, pos.x, 0.5)}%`;
-      chips.style.top = `${lerp(50, pos.y, pos.y > 50 ? 0.4 : 0.55)}%`;
+      placeBet(chips, pos, pos.y > 50 ? 0.4 : 0.55);
       chips.innerHTML = '<span class="chip" aria-hidden="true"></span>';
-      chips.append(el("span", "amount", money(s.bet, cur)));
-      chips.setAttribute("aria-label", `${s.name} bet ${money(s.bet, cur)}`);
+      chips.append(el("span", "amount", amountText(s.bet, table)));
+      chips.setAttribute("aria-label", `${s.name} bet ${amountText(s.bet, table)}`);
       felt.append(chips);
     }
     if (state.button === n) {
@@ -146,11 +144,41 @@ export function renderFelt(felt, state, opts) {
     }
   }
   renderCenter(felt, state);
+  keepBetsClear(felt);
+}
+
+/** Put a bet label on the line from the centre to its seat, a fraction `t` of the way. */
+function placeBet(chips, pos, t) {
+  chips.style.left = `${lerp(50, pos.x, t)}%`;
+  chips.style.top = `${lerp(50, pos.y, t)}%`;
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Bets never cover the hand caption: on a small felt (phones) a label that would overlap it
+ * moves up (or down) just clear of it, the smallest move that leaves it readable.
+ */
+export function keepBetsClear(felt) {
+  const caption = felt.querySelector("#hand-info");
+  if (!caption || !caption.textContent) return;
+  const gap = 3;
+  const c = caption.getBoundingClientRect();
+  const area = { left: c.left - gap, right: c.right + gap, top: c.top - gap, bottom: c.bottom + gap };
+  const height = felt.clientHeight;
+  felt.querySelectorAll(".bet-chips").forEach((chips) => {
+    const b = chips.getBoundingClientRect();
+    if (!height || !overlaps(b, area)) return;
+    const above = b.top + b.height / 2 < c.top + c.height / 2;
+    const shift = above ? area.top - b.bottom : area.bottom - b.top;
+    chips.style.top = `calc(${chips.style.top} + ${Math.round(shift)}px)`;
+  });
 }
 
 function renderCenter(felt, state) {
   const { hand, table } = state;
-  const cur = table.currency;
   const board = felt.querySelector("#board");
   const known = board.dataset.cards || "";
   const cards = hand ? hand.board : [];
@@ -169,11 +197,11 @@ function renderCenter(felt, state) {
   if (hand && hand.pot_total > 0 && !hand.is_over) {
     const list = (hand.pots || []).filter((p) => p.amount > 0);
     const total = el("div", "pot-total");
-    total.append(el("span", "label", "Pot "), el("strong", null, money(hand.pot_total, cur)));
+    total.append(el("span", "label", "Pot "), el("strong", null, amountText(hand.pot_total, table)));
     pots.append(total);
     if (list.length > 1) {
       list.forEach((p, i) => {
-        const row = el("div", "pot-line", `${i === 0 ? "Main pot" : `Side pot ${i}`}: ${money(p.amount, cur)}`);
+        const row = el("div", "pot-line", `${i === 0 ? "Main pot" : `Side pot ${i}`}: ${amountText(p.amount, table)}`);
         row.dataset.pot = i;
         pots.append(row);
       });
@@ -234,7 +262,7 @@ export function sweepBets(felt) {
 }
 
 /** Animate chips from the pot to each winner's seat. */
-export function flyChips(felt, fly, currency) {
+export function flyChips(felt, fly, table) {
   const pot = felt.querySelector("#pots");
   const start = pot.getBoundingClientRect();
   const base = felt.getBoundingClientRect();
@@ -244,7 +272,7 @@ export function flyChips(felt, fly, currency) {
     const end = target.getBoundingClientRect();
     const chip = el("div", "chip-fly");
     chip.innerHTML = '<span class="chip" aria-hidden="true"></span>';
-    chip.append(el("span", "amount", money(amount, currency)));
+    chip.append(el("span", "amount", amountText(amount, table)));
     chip.style.left = `${start.left - base.left + start.width / 2}px`;
     chip.style.top = `${start.top - base.top + start.height / 2}px`;
     felt.append(chip);

@@ -1,11 +1,13 @@
 /**
  * The table as the client knows it: the last snapshot with the events after it applied.
- * `applyEvent` mutates the state and returns what the page should say or animate. Anything the
- * client cannot derive exactly (the split into side pots) is refreshed from a snapshot.
+ * `applyEvent` mutates the state and returns what the page should say or animate. Events are
+ * complete (tables/events.py): in normal play the page never asks for a snapshot; only an
+ * event type it does not know (a newer server) makes it refresh.
  * @module table/state
  */
 import { cardsText, money } from "./format.js";
 
+const RECENT_HANDS = 10;
 const SEAT_DEFAULTS = {
   status: "playing", in_hand: false, bet: 0, contributed: 0, folded: false, allin: false,
   timed_out: false, has_cards: false, cards: null, shown: false, mucked: false,
@@ -79,10 +81,11 @@ export function differences(state, snap) {
   same("hand", !!state.hand, !!snap.hand);
   if (state.hand && snap.hand) {
     const keys = ["id", "number", "board", "is_over", "seed", "commitment"];
-    if (live) keys.push("street", "pot_total", "current_bet", "to_act", "deadline");
+    if (live) keys.push("street", "pots", "pot_total", "current_bet", "to_act", "deadline");
     for (const k of keys) same(`hand ${k}`, state.hand[k], snap.hand[k]);
   }
   same("legal", state.you.legal, snap.you.legal);
+  same("recent hands", state.recent_hands, snap.recent_hands);
   return out;
 }
 
@@ -162,10 +165,7 @@ export function applyEvent(state, ev) {
       out.mine = ev.seat === me;
       break;
     case "top_up":
-      if (seat) {
-        if (ev.pending) seat.pending_top_up = (seat.pending_top_up || 0) + ev.amount;
-        else out.refresh = true;
-      }
+      if (seat && ev.pending) seat.pending_top_up = (seat.pending_top_up || 0) + ev.amount;
       out.say.push(`${nameOf(state, ev.seat)} tops up ${m(ev.amount)}` +
         `${ev.pending ? " (from the next hand)" : ""}.`);
       out.mine = ev.seat === me;
@@ -195,7 +195,6 @@ export function applyEvent(state, ev) {
         if (s) { s.stack = p.stack; s.name = p.name; }
       }
       out.newHand = true;
-      out.refresh = true; // who now owes a blind for sitting out is the server's call
       out.say.push(`Hand #${ev.number} begins. ${nameOf(state, ev.button)} has the button.`);
       break;
     }
@@ -231,9 +230,7 @@ export function applyEvent(state, ev) {
         state.you.legal = ev.seat === me && ev.legal ? ev.legal : null;
         if (ev.seat === me) out.myTurn = true;
         else out.say.push(`${nameOf(state, ev.seat)} to act.`);
-        if (ev.legal && (ev.legal.show || ev.legal.muck) && hand) hand.street = "showdown";
-        // Showdown begins without an event of its own: the snapshot says when.
-        else if (hand && (hand.street === "river" || hand.street === "showdown")) out.refresh = true;
+        if (hand) hand.street = ev.street;
       } else {
         out.say.push(`${nameOf(state, ev.seat)} gets more time (reconnected).`);
       }
@@ -276,10 +273,9 @@ export function applyEvent(state, ev) {
         hand.street = ev.street;
         hand.board = ev.board;
         hand.current_bet = 0;
-        hand.pots = [{ amount: hand.pot_total, eligible: [] }];
+        hand.pots = ev.pots;
       }
       for (const s of state.seats) s.bet = 0;
-      out.refresh = true;
       out.say.push(`${ev.street[0].toUpperCase()}${ev.street.slice(1)}: ${cardsText(ev.cards)}.`);
       break;
     case "shown":
@@ -322,10 +318,11 @@ export function applyEvent(state, ev) {
         if (s) s.stack = p.stack;
       }
       for (const s of state.seats) s.bet = 0;
-      out.refresh = true;
+      state.recent_hands = [ev.recent, ...(state.recent_hands || [])
+        .filter((r) => r.id !== ev.recent.id)].slice(0, RECENT_HANDS);
       out.say.push("The hand is over; its seed is revealed.");
       break;
-    default:
+    default: // a type this page does not know: a newer server; the snapshot knows
       out.refresh = true;
   }
   return out;

@@ -1,11 +1,14 @@
 """`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`.
 
 Bot accounts play a running room over its WebSocket protocol (see tables/bots.py and
-docs/operations.md). Stops after H hands at the table (or on Ctrl-C: the bots leave and are
-cashed out first) and prints a summary; exits 1 when a bot met an unexpected error."""
+docs/operations.md). Each bot is given its own free seat before any connects (a bot refused
+a seat all the same, taken meanwhile, tries another). Stops after H hands at the table (or on
+Ctrl-C: the bots leave and are cashed out first) and prints a summary; exits 1 when a bot met
+an unexpected error or never got a seat."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import sys
@@ -22,7 +25,30 @@ from tables.bots import (
     session_cookie,
     summary_lines,
 )
-from tables.models import Currency, TableConfig
+from tables.models import Currency, Seat, TableConfig
+
+
+def room_url() -> str:
+    """Where `make run` serves the room: http://$ROOM_HOST:$ROOM_PORT (127.0.0.1:8000). A
+    daphne listening on every address (0.0.0.0, ::) is reached on the loopback one."""
+    host = os.environ.get("ROOM_HOST") or "127.0.0.1"
+    if host in ("0.0.0.0", "::", "[::]"):
+        host = "127.0.0.1"
+    port = os.environ.get("ROOM_PORT") or "8000"
+    return f"http://{host}:{port}"
+
+
+def seats_assign(table: TableConfig, user_ids: list[int]) -> dict[int, int]:
+    """A distinct seat for each bot (user id → seat): its own if it sits there already, else
+    the lowest free ones in order. CommandError when there are not enough free seats."""
+    taken = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
+    free = [n for n in range(1, table.max_seats + 1) if n not in taken.values()]
+    newcomers = [uid for uid in user_ids if uid not in taken]
+    if len(newcomers) > len(free):
+        raise CommandError(f"Table {table.pk} has {len(free)} free seat(s) for "
+                           f"{len(newcomers)} bot(s) to seat.")
+    picked = dict(zip(newcomers, free, strict=False))
+    return {uid: taken.get(uid) or picked[uid] for uid in user_ids}
 
 
 class Command(BaseCommand):
@@ -35,8 +61,9 @@ class Command(BaseCommand):
                             help="Stop after this many hands at the table (0: until Ctrl-C).")
         parser.add_argument("--think", type=float, default=0.5,
                             help="Average seconds a bot thinks before acting (0: at once).")
-        parser.add_argument("--url", default="http://127.0.0.1:8000",
-                            help="The room's address (default http://127.0.0.1:8000).")
+        parser.add_argument("--url", default=room_url(),
+                            help="The room's address (default http://$ROOM_HOST:$ROOM_PORT, "
+                                 "that is 127.0.0.1:8000 unless set).")
         parser.add_argument("--prefix", default="bot", help="Bot usernames: <prefix>1, 2, ...")
         parser.add_argument("--seed", type=int, default=None, help="Random seed (reproducible).")
         parser.add_argument("--timeout", type=float, default=0,
@@ -53,18 +80,20 @@ class Command(BaseCommand):
         users = bot_accounts(opts["players"], prefix=opts["prefix"])
         for user in users:
             bot_wallet_refill(user, at_least=table.max_buy_in)
+        seats = seats_assign(table, [u.pk for u in users])
         cookies = [session_cookie(u) for u in users]
         rng = random.Random(opts["seed"])
         tally = TableTally(target=opts["hands"])
         bots = [Bot(url=opts["url"], table_id=table.pk, user_id=u.pk, name=u.username, cookie=c,
-                    seat=n, tally=tally, think=opts["think"], rng=random.Random(rng.random()))
-                for n, (u, c) in enumerate(zip(users, cookies, strict=True), start=1)]
+                    seat=seats[u.pk], tally=tally, think=opts["think"],
+                    rng=random.Random(rng.random()))
+                for u, c in zip(users, cookies, strict=True)]
         started = time.monotonic()
         results = asyncio.run(play(bots, timeout=opts["timeout"]))
         for line in summary_lines(results, seconds=time.monotonic() - started):
             self.stdout.write(line)
         self.stdout.write(f"hands finished at the table: {len(tally.ended)}")
-        if any(r.errors for r in results):
+        if any(r.errors or r.sat_at is None for r in results):
             sys.exit(1)
 
 

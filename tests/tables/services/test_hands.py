@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import random
 
 import pytest
@@ -130,7 +131,8 @@ def test_table_events_do_not_make_an_act_stale_but_the_hand_moving_on_does(
     sit(play_table, dave, 4)
     services.sit_out(table_id=play_table.pk, user_id=carol.pk)
     services.top_up(table_id=play_table.pk, user_id=bob.pk, amount=10, idempotency_key="bob+10")
-    assert services.hand_reconnect_bonus(table_id=play_table.pk, user_id=alice.pk)
+    assert services.hand_reconnect_bonus(table_id=play_table.pk, user_id=alice.pk,
+                                         dropped_at=timezone.now())
     assert live(play_table.pk)[0].version == seen + 4
     # her call still lands: none of that changed the hand she decided on
     services.act(table_id=play_table.pk, user_id=alice.pk, action="call", expected_version=seen)
@@ -207,9 +209,13 @@ def test_reconnect_bonus_once_per_turn(play_table, make_player, sit, fake_timers
     actor = to_act_user(play_table.pk)
     other = alice.pk if actor == bob.pk else bob.pk
     _ts, hand, _ = live(play_table.pk)
-    assert not services.hand_reconnect_bonus(table_id=play_table.pk, user_id=other)
-    assert services.hand_reconnect_bonus(table_id=play_table.pk, user_id=actor)
-    assert not services.hand_reconnect_bonus(table_id=play_table.pk, user_id=actor)
+    dropped = timezone.now()  # every socket of his closed just now, during the turn
+    assert not services.hand_reconnect_bonus(table_id=play_table.pk, user_id=other,
+                                             dropped_at=dropped)
+    assert services.hand_reconnect_bonus(table_id=play_table.pk, user_id=actor,
+                                         dropped_at=dropped)
+    assert not services.hand_reconnect_bonus(table_id=play_table.pk, user_id=actor,
+                                             dropped_at=dropped)
     _ts, later, _ = live(play_table.pk)
     assert later.deadline - hand.deadline == datetime.timedelta(seconds=20)
     # the task queued for the first deadline stays: when it fires, the turn is not over yet ...
@@ -218,6 +224,23 @@ def test_reconnect_bonus_once_per_turn(play_table, make_player, sit, fake_timers
     assert services.hand_timeout(hand_id=hand.pk, version=later.version) is False
     # ... so it re-arms for the extended deadline
     assert [t["deadline"] for t in fake_timers.timeouts] == [hand.deadline, later.deadline]
+
+
+def test_no_reconnect_bonus_without_a_drop_during_the_turn_or_after_the_deadline(
+        play_table, make_player, sit, fake_timers):
+    alice, bob = make_player("alice"), make_player("bob")
+    sit(play_table, alice, 1)
+    sit(play_table, bob, 2)
+    services.hand_start(table_id=play_table.pk, force=True)
+    actor = to_act_user(play_table.pk)
+    _ts, hand, _ = live(play_table.pk)
+    bonus = functools.partial(services.hand_reconnect_bonus, table_id=play_table.pk,
+                              user_id=actor)
+    assert not bonus(dropped_at=None)  # a second tab: another socket of his stayed open
+    assert not bonus(dropped_at=hand.turn_started_at - datetime.timedelta(seconds=1))  # before
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
+    assert not bonus(dropped_at=timezone.now() - datetime.timedelta(seconds=2))  # too late
+    assert not Hand.objects.get(pk=hand.pk).bonus_used
 
 
 def test_one_timer_is_queued_per_hand_while_it_fires_first(play_table, make_player, sit,

@@ -1,0 +1,1 @@
+"""The room's PostgreSQL backend with django-prometheus's query metrics (METRICS_DATABASE=1)."""

@@ -1,0 +1,144 @@
+"""The room's own Prometheus metrics, all defined here, and the protected `/metrics` view.
+
+Counters and histograms are incremented where things happen (services, tasks, the cashier);
+django-prometheus adds the HTTP request metrics (settings.MIDDLEWARE). Several processes (daphne,
+Celery worker) serve one room: with `PROMETHEUS_MULTIPROC_DIR` set (before any process starts,
+to an empty directory all of them share) prometheus_client writes each process's values there
+and the view sums them, so a scrape of any daphne shows the whole room. `python -m
+pokerroom.launch run` sets it to var/prometheus by default. See docs/operations.md.
+
+The scrape also reads two live numbers from the database (hands running, players seated): they
+are the truth whichever process started or ended what.
+"""
+from __future__ import annotations
+
+import atexit
+import hmac
+import os
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+# Play ------------------------------------------------------------------------------------------
+ACTIONS = Counter("room_actions", "Player actions applied (fold, check, call, bet, raise, "
+                  "show, muck; timeout when the server acted for an absent player).", ["action"])
+HANDS_STARTED = Counter("room_hands_started", "Hands dealt.")
+HANDS_FINISHED = Counter("room_hands_finished", "Hands settled.")
+TIMER_LATENESS = Histogram(
+    "room_timer_lateness_seconds",
+    "Seconds between a turn's deadline and the server acting for the absent player.",
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
+SWEEP_ACTS = Counter("room_sweep_acts", "What the beat sweeper did that a lost task missed "
+                     "(timeouts, hands_started, sit_outs_removed).", ["what"])
+
+# Sockets ---------------------------------------------------------------------------------------
+SOCKETS = Gauge("room_sockets_open", "WebSockets open now, by kind (table, lobby).", ["kind"],
+                multiprocess_mode="livesum")
+RESYNCS = Counter("room_resyncs", "Catch-ups from a known version (a reconnect with "
+                  "?last_version=, a hello, a gap fill): missed events or a snapshot.")
+GAPS = Counter("room_gaps", "Version gaps in a socket's live stream filled from the database.")
+SNAPSHOTS = Counter("room_snapshots", "Full table snapshots sent (connects, and catch-ups too "
+                    "old for events).")
+
+# Money -----------------------------------------------------------------------------------------
+LEDGER_TRANSACTIONS = Counter("room_ledger_transactions",
+                              "Ledger transactions committed, by kind.", ["kind"])
+
+
+def socket_observed(kind: str, app: Callable[..., Awaitable[None]]) -> Callable[..., Any]:
+    """Wrap a WebSocket route's ASGI app: `room_sockets_open{kind}` counts its live sockets, and
+    whatever is logged for a table's socket carries the table id (pokerroom/logs.py)."""
+    from pokerroom.logs import log_context
+
+    gauge = SOCKETS.labels(kind)
+
+    async def observed(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        table_id = scope.get("url_route", {}).get("kwargs", {}).get("table_id")
+        gauge.inc()
+        try:
+            with log_context(table_id=table_id):
+                await app(scope, receive, send)
+        finally:
+            gauge.dec()
+
+    return observed
+
+
+# The scrape ------------------------------------------------------------------------------------
+class LiveCollector(Collector):
+    """Numbers read from the database at scrape time (one cheap query each)."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from django.db import DatabaseError
+
+        from tables.models import Seat, TableState
+
+        try:
+            running = TableState.objects.filter(hand__isnull=False,
+                                                hand__finished_at__isnull=True).count()
+            seated = Seat.objects.count()
+        except DatabaseError:  # the other metrics still go out; /readyz names the outage
+            return
+        yield GaugeMetricFamily("room_hands_running", "Hands in play now.", value=running)
+        yield GaugeMetricFamily("room_players_seated", "Seats taken now.", value=seated)
+
+
+def exposition() -> bytes:
+    """Every metric of the room in Prometheus's text format."""
+    if MULTIPROCESS:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    live = CollectorRegistry()
+    live.register(LiveCollector())
+    return generate_latest(registry) + generate_latest(live)
+
+
+def token_ok(header: str, token: str) -> bool:
+    """Does an `Authorization: Bearer ...` header carry `token` (compared in constant time)?"""
+    scheme, _, given = header.partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode())
+
+
+def metrics_view(request: Any) -> Any:
+    """GET /metrics for Prometheus: a bearer token (`METRICS_TOKEN`) or a staff session.
+    Anyone else gets 401 (no credentials, or a wrong token) or 403 (logged in, not staff)."""
+    from django.conf import settings
+    from django.http import HttpResponse
+
+    if request.method != "GET":
+        return HttpResponse(status=405, headers={"Allow": "GET"})
+    header = request.headers.get("Authorization", "")
+    allowed = token_ok(header, settings.METRICS_TOKEN) if header else request.user.is_staff
+    if not allowed:
+        if request.user.is_authenticated and not header:
+            return HttpResponse("Staff only.\n", status=403, content_type="text/plain")
+        return HttpResponse("Send Authorization: Bearer <METRICS_TOKEN>, or log in as staff.\n",
+                            status=401, content_type="text/plain",
+                            headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)
+
+
+def _process_dead() -> None:
+    """A stopping process's live gauges (open sockets) no longer count."""
+    multiprocess.mark_process_dead(os.getpid())
+
+
+if MULTIPROCESS:
+    atexit.register(_process_dead)

@@ -1,0 +1,42 @@
+/**
+ * The player's table settings, kept in this browser (localStorage): sound muted, amounts in big
+ * blinds. A browser that refuses storage (private mode) still works with the defaults.
+ * @module table/settings
+ */
+
+const PREFIX = "pokerroom.table.";
+const DEFAULTS = { muted: false, bigBlinds: false };
+
+/** @param {"muted"|"bigBlinds"} name */
+export function setting(name) {
+  try {
+    const raw = localStorage.getItem(PREFIX + name);
+    return raw == null ? DEFAULTS[name] : raw === "1";
+  } catch {
+    return DEFAULTS[name];
+  }
+}
+
+/** @param {"muted"|"bigBlinds"} name @param {boolean} on */
+export function remember(name, on) {
+  try { localStorage.setItem(PREFIX + name, on ? "1" : "0"); } catch { /* storage refused */ }
+}
+
+/**
+ * A toggle button (aria-pressed) bound to a setting; calls `apply` now and on every change.
+ * @param {HTMLButtonElement} button
+ * @param {"muted"|"bigBlinds"} name
+ * @param {(on: boolean) => void} apply
+ */
+export function bindToggle(button, name, apply) {
+  const show = (on) => {
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    apply(on);
+  };
+  show(setting(name));
+  button.addEventListener("click", () => {
+    const on = button.getAttribute("aria-pressed") !== "true";
+    remember(name, on);
+    show(on);
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Bet sizing without the page: the raise-to presets and the words on the raise button. Pure
+ * functions of the legal-action data, so they can be tested on their own.
+ *
+ * Pot-sized amounts follow the pot-limit rule: a raise of a fraction `f` of the pot is to
+ * `current bet + f x (pot + call)`, where the pot already holds every bet on the table.
+ * Preflop the presets are 2.5x and 3x: of the big blind in an unopened pot, of the bet to
+ * call when facing a raise (the usual online convention).
+ * @module table/sizing
+ */
+
+/**
+ * Clamp a raise-to amount into the legal range; amounts between the ends are whole units.
+ * @param {number} amount minor units
+ * @param {{min_to: number, max_to: number}} legal
+ * @param {number} whole minor units per whole currency unit
+ */
+export function clampAmount(amount, legal, whole = 1) {
+  if (!Number.isFinite(amount)) return legal.min_to;
+  let a = Math.round(amount);
+  if (a >= legal.max_to) return legal.max_to;
+  if (a <= legal.min_to) return legal.min_to;
+  a -= a % whole;
+  return Math.max(legal.min_to, a);
+}
+
+/**
+ * What the biggest legal amount is: everything the player has ("allin"), the pot limit below
+ * that ("pot"), or a fixed limit size ("limit").
+ * @param {object} s sizing facts (see `presets`)
+ * @returns {"allin"|"pot"|"limit"}
+ */
+export function maxKind(s) {
+  if (s.legal.max_to >= s.allInTo) return "allin";
+  return s.structure === "FL" ? "limit" : "pot";
+}
+
+/**
+ * Preset raise-to amounts, each clamped into the legal range. No "All-in" preset unless the
+ * maximum really is all-in (pot-limit caps it at the pot).
+ * @param {object} s
+ * @param {{min_to: number, max_to: number, call_amount: number}} s.legal the server's options
+ * @param {string} s.structure "NL", "PL" or "FL"
+ * @param {string} s.street "preflop", "flop", ...
+ * @param {number} s.pot every chip in the pot, bets on the table included
+ * @param {number} s.currentBet the highest bet this round
+ * @param {number} s.bigBlind
+ * @param {number} s.allInTo the player's bet this round plus his stack behind
+ * @param {number} [s.whole] minor units per whole currency unit
+ * @returns {Array<{id: string, label: string, amount: number}>}
+ */
+export function presets(s) {
+  const { legal } = s;
+  if (s.structure === "FL" || legal.min_to === legal.max_to) return [];
+  const c = (a) => clampAmount(a, legal, s.whole || 1);
+  const call = legal.call_amount || 0;
+  const potPart = (num, den) => s.currentBet + Math.floor((num * (s.pot + call)) / den);
+  const list = [{ id: "min", label: "Min", amount: legal.min_to }];
+  if (s.street === "preflop") {
+    const opened = s.currentBet > s.bigBlind;
+    const base = opened ? s.currentBet : s.bigBlind;
+    list.push({ id: "x2.5", label: "2.5x", amount: c(Math.floor((5 * base) / 2)) },
+      { id: "x3", label: "3x", amount: c(3 * base) });
+  } else {
+    list.push({ id: "third", label: "⅓ Pot", amount: c(potPart(1, 3)) },
+      { id: "half", label: "½ Pot", amount: c(potPart(1, 2)) },
+      { id: "three-quarters", label: "¾ Pot", amount: c(potPart(3, 4)) });
+  }
+  list.push({ id: "pot", label: "Pot", amount: c(potPart(1, 1)) });
+  if (maxKind(s) === "allin") list.push({ id: "allin", label: "All-in", amount: legal.max_to });
+  return list;
+}
+
+/**
+ * The raise button's suffix for an amount: " (all-in)" when it is everything the player has,
+ * " (pot)" for the pot-limit maximum below that, else nothing.
+ * @param {object} s sizing facts (see `presets`)
+ * @param {number} amount raise-to
+ */
+export function amountNote(s, amount) {
+  if (amount >= s.allInTo) return " (all-in)";
+  if (amount === s.legal.max_to && maxKind(s) === "pot") return " (pot)";
+  return "";
+}

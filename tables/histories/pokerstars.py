@@ -1,0 +1,215 @@
+"""Hand histories in PokerStars' text format, the one hand-history trackers import.
+
+Written for one player: "Dealt to" names his own hole cards only; other players' cards appear
+only when shown at showdown (mucked hands never). Real-money amounts are dollars ("$2.50"),
+play-money amounts plain chips ("250"), as PokerStars writes play-money hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tables.histories.labels import money
+from tables.histories.record import HandRecord
+
+GAME = {"NL": "Hold'em No Limit", "PL": "Hold'em Pot Limit", "FL": "Hold'em Limit"}
+STREET_HEADERS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+STREET_WORDS = {"preflop": "before Flop", "flop": "on the Flop", "turn": "on the Turn",
+                "river": "on the River"}
+
+
+def hand_text(record: HandRecord, user_id: int | None) -> str:
+    """One hand as PokerStars writes it, seen by ``user_id``."""
+    state = record.state
+    rules = state.rules
+    real = record.real_money
+    viewer = record.seat_of(user_id)
+
+    def m(amount: int) -> str:
+        return money(amount, real=real, grouped=False)
+
+    def name(seat: int) -> str:
+        return record.names.get(seat, f"Seat {seat}")
+
+    if record.structure == "FL":
+        low, high = rules.lower_stake, rules.big_bet
+    else:
+        low, high = rules.small_blind_amount, rules.lower_stake
+    stakes = f"{m(low)}/{m(high)}" + (" USD" if real else "")
+    lines = [
+        f"PokerStars Hand #{record.hand_id}: {GAME[record.structure]} "
+        f"({stakes}) - {record.started_at:%Y/%m/%d %H:%M:%S} UTC",
+        f"Table '{record.table_name}' {record.max_seats}-max Seat #{state.button} is the button",
+    ]
+    for p in sorted(state.players, key=lambda p: p.seat):
+        lines.append(f"Seat {p.seat}: {name(p.seat)} ({m(p.start_stack)} in chips)")
+
+    blind_of: dict[int, str] = {}
+    bets: dict[int, int] = {p.seat: 0 for p in state.players}
+    level = 0  # the bet to call this round
+    street = "preflop"
+    folded_on: dict[int, str] = {}
+    put_in: dict[int, int] = {p.seat: 0 for p in state.players}  # voluntarily, for "didn't bet"
+    showdown: list[str] = []
+    shown_lines_done = False
+    hole_done = False
+    result = state.result or {}
+    pots = result.get("pots") or []
+    won: dict[int, int] = {}
+
+    def hole_cards_header() -> None:
+        nonlocal hole_done
+        if hole_done:
+            return
+        hole_done = True
+        lines.append("*** HOLE CARDS ***")
+        cards = record.visible_cards(viewer, viewer) if viewer is not None else None
+        if cards:
+            lines.append(f"Dealt to {name(viewer)} [{' '.join(cards)}]")  # type: ignore[arg-type]
+
+    def flush_showdown() -> None:
+        nonlocal shown_lines_done
+        if showdown and not shown_lines_done:
+            lines.append("*** SHOW DOWN ***")
+            lines.extend(showdown)
+            shown_lines_done = True
+
+    for e in record.for_viewer(user_id):
+        kind = e["type"]
+        seat = e.get("seat")
+        if kind == "posted_ante":
+            lines.append(f"{name(seat)}: posts the ante {m(e['amount'])}" + _allin(e))
+        elif kind == "posted_blind":
+            word = "small blind" if e["kind"] == "sb" else "big blind"
+            if e["kind"] in ("sb", "bb"):
+                blind_of[seat] = word
+            bets[seat] += e["amount"]
+            lines.append(f"{name(seat)}: posts {word} {m(e['amount'])}" + _allin(e))
+        elif kind == "hole_cards":
+            continue
+        elif kind == "action":
+            hole_cards_header()
+            if street == "preflop" and not level:
+                level = max(max(bets.values()), rules.lower_stake)
+            verb = e["action"]
+            who = name(seat)
+            if e.get("timeout"):
+                lines.append(f"{who} has timed out")
+            if verb == "fold":
+                folded_on[seat] = street
+                lines.append(f"{who}: folds")
+            elif verb == "check":
+                lines.append(f"{who}: checks")
+            elif verb == "call":
+                added = e.get("amount", 0)
+                bets[seat] += added
+                put_in[seat] += added
+                lines.append(f"{who}: calls {m(added)}" + _allin(e))
+            elif verb == "bet":
+                put_in[seat] += e["amount"] - bets[seat]
+                bets[seat] = e["amount"]
+                level = e["amount"]
+                lines.append(f"{who}: bets {m(e['amount'])}" + _allin(e))
+            elif verb == "raise":
+                put_in[seat] += e["amount"] - bets[seat]
+                by = e["amount"] - level
+                bets[seat] = e["amount"]
+                level = e["amount"]
+                lines.append(f"{who}: raises {m(by)} to {m(e['amount'])}" + _allin(e))
+            elif verb == "timeout_allin":
+                lines.append(f"{who}: stays in all-in for the pot so far")
+        elif kind == "returned_uncalled":
+            hole_cards_header()
+            bets[seat] -= e["amount"]
+            lines.append(f"Uncalled bet ({m(e['amount'])}) returned to {name(seat)}")
+        elif kind == "board":
+            hole_cards_header()
+            street = e["street"]
+            bets = dict.fromkeys(bets, 0)
+            level = 0
+            before = e["board"][: len(e["board"]) - len(e["cards"])]
+            head = f"*** {STREET_HEADERS[street]} ***"
+            if before:
+                head += f" [{' '.join(before)}]"
+            lines.append(f"{head} [{' '.join(e['cards'])}]")
+        elif kind == "shown":
+            desc = record.description(seat)
+            showdown.append(f"{name(seat)}: shows [{' '.join(e['cards'])}]"
+                            + (f" ({desc})" if desc else ""))
+        elif kind == "mucked":
+            showdown.append(f"{name(seat)}: mucks hand")
+        elif kind == "pot_awarded":
+            hole_cards_header()
+            flush_showdown()
+            label = _pot_name(pots, e)
+            for winner, share in e["shares"]:
+                won[winner] = won.get(winner, 0) + share
+                lines.append(f"{name(winner)} collected {m(share)} from {label}")
+    flush_showdown()
+
+    rake = int(result.get("rake", 0))
+    total = sum(p["amount"] for p in pots) + rake
+    pot_parts = ""
+    if len(pots) > 1:
+        parts = [f"Main pot {m(pots[0]['amount'])}."]
+        for k, pot in enumerate(pots[1:], start=1):
+            label = "Side pot" if len(pots) == 2 else f"Side pot-{k}"
+            parts.append(f"{label} {m(pot['amount'])}.")
+        pot_parts = " " + " ".join(parts)
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total pot {m(total)}{pot_parts} | Rake {m(rake)}")
+    if state.board:
+        lines.append(f"Board [{' '.join(state.board)}]")
+    for p in sorted(state.players, key=lambda p: p.seat):
+        tags = ""
+        if p.seat == state.button:
+            tags += " (button)"
+        if p.seat in blind_of:
+            tags += f" ({blind_of[p.seat]})"
+        outcome = _outcome(record, p, viewer, folded_on, put_in, won, m)
+        lines.append(f"Seat {p.seat}: {name(p.seat)}{tags} {outcome}")
+    return "\n".join(lines) + "\n"
+
+
+def _outcome(record: HandRecord, p: Any, viewer: int | None, folded_on: dict[int, str],
+             put_in: dict[int, int], won: dict[int, int], m: Any) -> str:
+    if p.seat in folded_on:
+        street = folded_on[p.seat]
+        text = f"folded {STREET_WORDS[street]}"
+        if street == "preflop" and not put_in[p.seat] and p.total == 0:
+            text += " (didn't bet)"
+        return text
+    if p.shown and p.hole:
+        desc = record.description(p.seat)
+        cards = " ".join(p.hole)
+        if p.seat in won:
+            return f"showed [{cards}] and won ({m(won[p.seat])})" + (f" with {desc}" if desc else "")
+        return f"showed [{cards}] and lost" + (f" with {desc}" if desc else "")
+    if p.mucked:
+        if p.seat == viewer and p.hole:
+            return f"mucked [{' '.join(p.hole)}]"
+        return "mucked"
+    if p.seat in won:
+        return f"collected ({m(won[p.seat])})"
+    return "lost"
+
+
+def _allin(e: dict[str, Any]) -> str:
+    return " and is all-in" if e.get("allin") or e.get("stack") == 0 else ""
+
+
+def _pot_name(pots: list[dict[str, Any]], e: dict[str, Any]) -> str:
+    if len(pots) <= 1:
+        return "pot"
+    for k, pot in enumerate(pots):
+        if pot["eligible"] == e["eligible"] and pot["amount"] == e["amount"]:
+            if k == 0:
+                return "main pot"
+            return "side pot" if len(pots) == 2 else f"side pot-{k}"
+    return "pot"
+
+
+def hands_text(records: Iterable[HandRecord], user_id: int | None) -> str:
+    """Several hands, separated by blank lines as PokerStars' hand-history files are."""
+    return "\n\n".join(hand_text(r, user_id).rstrip("\n") for r in records) + "\n"

@@ -1,0 +1,151 @@
+"""A finished hand step by step, as one player may see it: the hand page's action list (with
+the pot after each action) and the replayer's frames (seats, stacks, bets, board, pot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables.histories.labels import money, positions
+from tables.histories.record import HandRecord
+
+STREETS = {"flop": "Flop", "turn": "Turn", "river": "River"}
+BLIND_WORDS = {"sb": "small blind", "bb": "big blind", "extra_bb": "extra big blind",
+               "forced": "forced bet", "ante": "ante", "bb_ante": "big-blind ante"}
+
+
+def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
+    """``{"seats": [...as dealt], "steps": [...], ...}``: every step has a ``text`` line and a
+    ``frame`` to draw (the replayer). Only the viewer's own hole cards and cards shown at showdown appear."""
+    state = record.state
+    real = record.real_money
+    viewer = record.seat_of(user_id)
+    pos = positions(state)
+    seats = {
+        p.seat: {"seat": p.seat, "name": record.names.get(p.seat, f"Seat {p.seat}"),
+                 "position": pos.get(p.seat, ""), "stack": p.start_stack, "bet": 0,
+                 "folded": False, "allin": False, "cards": None}
+        for p in state.players
+    }
+    if viewer in seats:
+        seats[viewer]["cards"] = record.visible_cards(viewer, viewer)
+    start = [dict(s) for s in seats.values()]
+    board: list[str] = []
+    pot = 0  # collected from earlier rounds
+    street = "Preflop"
+    steps: list[dict[str, Any]] = []
+    result = state.result or {}
+    swept = False
+
+    def m(amount: int) -> str:
+        return money(amount, real=real)
+
+    def name(seat: int) -> str:
+        return seats[seat]["name"]
+
+    def step(text: str, kind: str, actor: int | None = None) -> None:
+        bets = sum(s["bet"] for s in seats.values())
+        steps.append({
+            "text": text, "kind": kind, "street": street, "actor": actor,
+            "pot": pot + bets, "pot_label": m(pot + bets),
+            "frame": {"board": list(board), "pot": pot, "seats": [dict(s) for s in seats.values()],
+                      "actor": actor, "street": street},
+        })
+
+    def sweep() -> None:
+        nonlocal pot
+        for s in seats.values():
+            pot += s["bet"]
+            s["bet"] = 0
+
+    step(f"{len(seats)} players; button on seat {state.button}", "start")
+    for e in record.for_viewer(user_id):
+        kind = e["type"]
+        seat = e.get("seat")
+        if kind == "posted_ante":
+            seats[seat]["stack"] -= e["amount"]
+            pot += e["amount"]
+            step(f"{name(seat)} posts {BLIND_WORDS.get(e['kind'], 'ante')} {m(e['amount'])}",
+                 "post", seat)
+        elif kind == "posted_blind":
+            seats[seat]["stack"] -= e["amount"]
+            seats[seat]["bet"] += e["amount"]
+            allin = " (all-in)" if e.get("stack") == 0 else ""
+            step(f"{name(seat)} posts {BLIND_WORDS.get(e['kind'], 'blind')} {m(e['amount'])}"
+                 f"{allin}", "post", seat)
+        elif kind == "hole_cards" and seat == viewer and e["cards"][0]:
+            step(f"Dealt to {name(seat)} [{' '.join(e['cards'])}]", "deal", seat)
+        elif kind == "action":
+            s = seats[seat]
+            verb = e["action"]
+            added = e.get("added", e.get("amount", 0)) if verb in ("call", "bet", "raise") else 0
+            s["bet"] += added
+            s["stack"] = e.get("stack", s["stack"] - added)
+            s["allin"] = bool(e.get("allin")) or verb == "timeout_allin"
+            if verb == "fold":
+                s["folded"] = True
+                text = f"{s['name']} folds"
+            elif verb == "check":
+                text = f"{s['name']} checks"
+            elif verb == "call":
+                text = f"{s['name']} calls {m(added)}"
+            elif verb == "bet":
+                text = f"{s['name']} bets {m(e['amount'])}"
+            elif verb == "raise":
+                text = f"{s['name']} raises to {m(e['amount'])}"
+            else:
+                text = f"{s['name']} times out and stays in for the pot so far"
+            if e.get("allin") and verb != "timeout_allin":
+                text += " and is all-in"
+            if e.get("timeout") and verb != "timeout_allin":
+                text += " (timed out)"
+            step(text, "action", seat)
+        elif kind == "board":
+            sweep()
+            board = list(e["board"])
+            street = STREETS.get(e["street"], e["street"].title())
+            step(f"{street} [{' '.join(e['cards'])}]", "board")
+        elif kind == "returned_uncalled":
+            s = seats[seat]
+            taken = min(s["bet"], e["amount"])
+            s["bet"] -= taken
+            pot -= e["amount"] - taken
+            s["stack"] = e["stack"]
+            s["allin"] = False
+            step(f"Uncalled {m(e['amount'])} returned to {s['name']}", "return", seat)
+        elif kind == "shown":
+            if len(board) == 5:
+                street = "Showdown"
+            seats[seat]["cards"] = list(e["cards"])
+            described = record.description(seat)
+            step(f"{name(seat)} shows [{' '.join(e['cards'])}]"
+                 + (f" ({described})" if described else ""), "show", seat)
+        elif kind == "mucked":
+            street = "Showdown"
+            step(f"{name(seat)} mucks", "muck", seat)
+        elif kind == "pot_awarded":
+            if not swept:
+                sweep()
+                swept = True
+            pot -= e["amount"]
+            for winner, share in e["shares"]:
+                seats[winner]["stack"] += share
+            label = _pot_label(result, e)
+            who = " and ".join(f"{name(w)} {m(share)}" for w, share in e["shares"])
+            step(f"{label}: {who}", "win")
+        elif kind == "rake":
+            pot -= e["amount"]
+            step(f"Rake {m(e['amount'])}", "rake")
+    return {"seats": start, "steps": steps, "max_seats": record.max_seats,
+            "button": state.button, "currency": "REAL" if real else "PLAY"}
+
+
+def _pot_label(result: dict[str, Any], e: dict[str, Any]) -> str:
+    pots = result.get("pots") or []
+    if len(pots) <= 1:
+        return "Pot"
+    for k, pot in enumerate(pots):
+        if pot["eligible"] == e["eligible"] and pot["amount"] == e["amount"]:
+            return "Main pot" if k == 0 else ("Side pot" if len(pots) == 2 else f"Side pot {k}")
+    return "Pot"
+

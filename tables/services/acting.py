@@ -1,0 +1,61 @@
+"""A player's action in a running hand."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from pokerroom import metrics
+from tables.engine import HandState, IllegalAction, apply_action
+from tables.errors import TableError
+from tables.models import TableState
+from tables.services.locks import table_lock
+from tables.services.log import EventLog
+from tables.services.steps import engine_step
+
+PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
+
+
+def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
+        expected_version: int | None = None) -> list[dict[str, Any]]:
+    """Apply the player's action (fold/check/call/bet/raise, show/muck at showdown).
+
+    `expected_version` is the table version the client had applied when it decided. It is
+    refused (`stale_version`) only when the hand moved on since — an action, a timeout, a new
+    street or a new hand: a decision made on an outdated view of the hand, or the same message
+    sent twice. Table events that do not touch the hand (seating, sit out/in, top-ups, someone
+    leaving after the hand, a reconnect bonus) do not make it stale. Returns the recorded
+    events. Refusals: TableError with the engine's reason or `stale_version`, `no_hand`,
+    `unknown_action`. Locks: the table row (a finishing hand adds the cashier's)."""
+    if action not in PLAYER_ACTIONS:
+        raise TableError("unknown_action", f"Unknown action {action!r}: use one of "
+                         f"{', '.join(sorted(PLAYER_ACTIONS))}.")
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        if expected_version is not None and hand_moved_since(ts, expected_version):
+            raise TableError("stale_version", f"You acted on version {expected_version}; the "
+                             f"hand has moved on (the table is at version {ts.version}).")
+        hand = ts.hand
+        if hand is None or hand.finished_at is not None:
+            raise TableError("no_hand", "No hand is running.")
+        state = HandState.from_json(hand.state)
+        seat = next((p.seat for p in state.players if p.player_id == str(user_id)), None)
+        if seat is None:
+            raise TableError("not_in_hand", "You are not in this hand.")
+        try:
+            events = apply_action(state, seat, action, amount)
+        except IllegalAction as e:
+            raise TableError(e.reason, f"Cannot {action}: {e.message}.") from None
+        ts.effects.count(metrics.ACTIONS.labels(action).inc)
+        return engine_step(ts, hand, state, events, EventLog(ts, hand), timezone.now())
+
+
+def hand_moved_since(ts: TableState, version: int) -> bool:
+    """Did the current hand change after table version `version` (or is `version` from the
+    future)? Needs the table lock."""
+    if version == ts.version:
+        return False
+    if version > ts.version or ts.hand is None:
+        return True
+    return version < ts.hand_moved_version

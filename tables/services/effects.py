@@ -1,0 +1,69 @@
+"""What a table step does after its transaction commits, in one explicit order.
+
+Every service takes the table lock first (`locks.table_lock`), which gives the step an
+`Effects` and registers its one commit hook. The step records what must follow — events to
+broadcast, a turn timer to queue, the next hand to time — and after the commit `run` does
+them in this order, whatever order the step recorded them in:
+
+1. broadcast the events (the database has them: a lost broadcast is a gap clients fill);
+2. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
+3. time the next hand (one due now is dealt here, in this thread: see timers.py);
+4. count it in the room's metrics (pokerroom/metrics.py).
+
+A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
+is logged and the next ones still run: the step is committed, a lost broadcast is a gap the
+sockets fill from the database, and a lost timer or next hand is caught by the sweeper."""
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tables import timers
+from tables.groups import events_broadcast
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Effects:
+    table_id: int
+    items: list[dict[str, Any]] = field(default_factory=list)  # recorded events, in order
+    timeout: tuple[int, int, datetime.datetime] | None = None  # hand id, version, deadline
+    next_hand_at: datetime.datetime | None = None
+    counts: list[Callable[[], None]] = field(default_factory=list)  # metrics to move
+
+    def broadcast(self, items: list[dict[str, Any]]) -> None:
+        self.items.extend(items)
+
+    def timeout_queue(self, *, hand_id: int, version: int, deadline: datetime.datetime) -> None:
+        self.timeout = (hand_id, version, deadline)
+
+    def next_hand(self, at: datetime.datetime) -> None:
+        self.next_hand_at = at
+
+    def count(self, metric: Callable[[], None]) -> None:
+        self.counts.append(metric)
+
+    def run(self) -> None:
+        steps: list[tuple[str, Callable[[], None]]] = []
+        if self.items:
+            steps.append(("broadcast", lambda: events_broadcast(table_id=self.table_id,
+                                                                items=self.items)))
+        if self.timeout is not None:
+            hand_id, version, deadline = self.timeout
+            steps.append(("turn timer", lambda: timers.timeout_schedule(
+                hand_id=hand_id, version=version, deadline=deadline)))
+        if self.next_hand_at is not None:
+            at = self.next_hand_at
+            steps.append(("next hand", lambda: timers.hand_start_schedule(
+                table_id=self.table_id, at=at)))
+        steps += [("metrics", metric) for metric in self.counts]
+        for name, step in steps:
+            try:
+                step()
+            except Exception:
+                logger.exception("table %s: %s after commit failed", self.table_id, name,
+                                 extra={"table_id": self.table_id})

@@ -1,0 +1,76 @@
+"""The end of a hand: settle it through the cashier in the same transaction as its final
+state, record its summary, free leavers, sit out the busted, time the next hand."""
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from cashier.errors import CashierError
+from cashier.services import cash_out, settle_hand
+from pokerroom import metrics
+from tables.engine import HandState
+from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
+from tables.recent import iso, recent_entry
+from tables.services import waitlist
+from tables.services.log import EventLog, status_event
+
+
+def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
+                now: datetime.datetime, *, table_fields: Sequence[str] = ()) -> None:
+    """Settle the finished hand: stacks and rake through the cashier, a HandSummary for the
+    lobby, `hand_end` completed (its line in the recent hands), `stacks`, leavers cashed out,
+    the busted sat out, the next hand timed. Needs the table lock."""
+    table = ts.table
+    result = state.result or {}
+    deltas = {hand.seat_ids[str(p.seat)]: p.stack - p.start_stack for p in state.players}
+    try:
+        settle_hand(table=table, hand_id=str(hand.pk), hand_number=hand.number, deltas=deltas,
+                    rake=int(result.get("rake", 0)))
+    except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
+        raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
+    hand.finished_at, hand.deadline, hand.seed = now, None, state.seed or ""
+    ts.effects.count(metrics.HANDS_FINISHED.inc)
+    HandSummary.objects.create(
+        table=table, finished_at=now, pot=sum(p.total for p in state.players),
+        players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,
+    )
+    ts.next_hand_at = now + datetime.timedelta(seconds=table.hand_pause_seconds)
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk"))
+    end = log.last("hand_end")  # the engine's hand_end is last: complete it
+    if end is not None:
+        names = {s.number: s.player.table_name for s in seats
+                 if hand.seat_ids.get(str(s.number)) == s.pk}
+        end.update({"hand_id": hand.pk, "next_hand_at": iso(ts.next_hand_at),
+                    "recent": recent_entry(hand, names, table)})
+    log.add({"type": "stacks", "stacks": {str(p.seat): p.stack for p in state.players}})
+    for seat in seats:
+        if seat.leave_after_hand:
+            log.add(seat_remove(seat=seat, key=f"leave:{seat.pk}:{hand.pk}"))
+    busted = [hand.seat_ids[str(p.seat)] for p in state.players if p.stack == 0]
+    if busted:  # out of chips and nothing coming: sit out (a top-up brings him back)
+        for seat in (Seat.objects.filter(pk__in=busted, leave_after_hand=False)
+                     .exclude(status=SeatStatus.SITTING_OUT)
+                     .exclude(top_ups__status="pending").order_by("pk")):
+            seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
+            seat.save(update_fields=["status", "post_bb", "sat_out_at"])
+            log.add(status_event(seat))
+    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
+                           "seed"],
+              table_fields=[*table_fields, "next_hand_at"])
+    schedule_next_hand(ts)
+
+
+def seat_remove(*, seat: Seat, key: str) -> dict[str, Any]:
+    """Cash the seat out and free it; returns the `seat_left` event. Needs the table lock."""
+    out = cash_out(seat=seat, idempotency_key=key)
+    number, player_id = seat.number, seat.player_id
+    seat.delete()
+    waitlist.seat_opened(table_id=seat.table_id)  # offered to the first waiting, if any
+    return {"type": "seat_left", "seat": number, "player_id": player_id, "cashed_out": out.amount}
+
+
+def schedule_next_hand(ts: TableState) -> None:
+    """After the commit, deal the next hand at `next_hand_at` (if set)."""
+    if ts.next_hand_at is not None:
+        ts.effects.next_hand(ts.next_hand_at)

@@ -1,0 +1,80 @@
+"""Who has a socket open at a table: counted in the database per server process, because a
+player's sockets may be served by different processes. The reconnect bonus needs it
+(`hand_reconnect_bonus`): only a player whose every socket had dropped during his own turn
+earns it.
+
+A process that dies (kill -9, a crash) cannot count its sockets out. Each server process
+therefore keeps a short-lived key alive in Redis (`server_alive`, refreshed by its hub) and
+counts only the rows of live processes: a dead process's rows stop counting within
+`SERVER_TTL` seconds. (A player who reconnects sooner than that after such a crash gets no
+bonus: the room cannot yet tell his old socket is gone.)"""
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from tables.groups import sync_client
+from tables.models import TablePresence
+
+SERVER = uuid.uuid4().hex  # this process's boot id
+SERVER_TTL = 15  # seconds a process counts as alive after its last heartbeat
+HEARTBEAT_SECONDS = 5
+
+
+def server_key(server: str) -> str:
+    return f"{settings.ROOM_CHANNEL_PREFIX}:server:{server}"
+
+
+def presence_join(*, table_id: int, user_id: int) -> datetime.datetime | None:
+    """Count one more open socket of this process. Returns when his last socket dropped if he
+    had none open in any live process (None for a second tab, or a first visit).
+    Locks: his presence rows at the table."""
+    TablePresence.objects.get_or_create(table_id=table_id, user_id=user_id, server=SERVER)
+    with transaction.atomic():
+        rows = list(TablePresence.objects.select_for_update()
+                    .filter(table_id=table_id, user_id=user_id).order_by("pk"))
+        alive = servers_alive({r.server for r in rows} - {SERVER}) | {SERVER}
+        live = [r for r in rows if r.server in alive]
+        dropped = None
+        if not any(r.sockets for r in live):
+            dropped = max((r.dropped_at for r in live if r.dropped_at), default=None)
+        mine = next(r for r in rows if r.server == SERVER)
+        mine.sockets, mine.dropped_at = mine.sockets + 1, None
+        mine.save(update_fields=["sockets", "dropped_at"])
+        for r in live:  # his other sockets' closing times no longer say anything
+            if r is not mine and r.dropped_at is not None:
+                r.dropped_at = None
+                r.save(update_fields=["dropped_at"])
+        dead = [r.pk for r in rows if r.server not in alive]
+        if dead:
+            TablePresence.objects.filter(pk__in=dead).delete()
+        return dropped
+
+
+def presence_leave(*, table_id: int, user_id: int) -> None:
+    """Count one socket of this process less; the last one marks when he dropped.
+    Locks: his row for this process."""
+    with transaction.atomic():
+        row = (TablePresence.objects.select_for_update()
+               .filter(table_id=table_id, user_id=user_id, server=SERVER).first())
+        if row is None:
+            return
+        row.sockets = max(0, row.sockets - 1)
+        if row.sockets == 0:
+            row.dropped_at = timezone.now()
+        row.save(update_fields=["sockets", "dropped_at"])
+
+
+def servers_alive(servers: set[str]) -> set[str]:
+    """The server processes among `servers` whose heartbeat key is still in Redis."""
+    if not servers:
+        return set()
+    names = sorted(servers)
+    pipe = sync_client().pipeline(transaction=False)
+    for name in names:
+        pipe.exists(server_key(name))
+    return {name for name, there in zip(names, pipe.execute(), strict=True) if there}

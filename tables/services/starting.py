@@ -1,0 +1,119 @@
+"""Starting a hand: who is dealt in, the button, blinds, a fresh committed deck."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from cashier.services import apply_top_ups
+from pokerroom import metrics
+from tables.engine import SeatIn, blind_seats, new_seed, next_button, start_hand
+from tables.models import Hand, Seat, SeatStatus, TableState
+from tables.services.auto_topup import auto_top_ups_request
+from tables.services.locks import table_lock
+from tables.services.log import EventLog, status_event
+from tables.services.rows import statements_run, update_statement
+from tables.services.steps import engine_step
+
+
+def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | None:
+    """(button, seats dealt in) for the next hand, or None when fewer than two can play.
+
+    Players who owe a big blind (`waiting_bb`) are dealt in when the big blind reaches them, or
+    at once when they chose to post it (`post_bb`). A table where fewer than two players are
+    playing is not a running game: everyone eligible is dealt in free."""
+    eligible = [s for s in seats if s.chips > 0 and s.status != SeatStatus.SITTING_OUT
+                and not s.leave_after_hand]
+    playing = [s for s in eligible if s.status == SeatStatus.PLAYING]
+    if len(playing) < 2:
+        playing, waiting = eligible, []
+    else:
+        waiting = [s for s in eligible if s.status == SeatStatus.WAITING_BB]
+    if len(playing) < 2:
+        return None
+    if ts.button_seat is None:
+        order = [s.number for s in sorted(playing, key=lambda s: (s.created_at, s.pk))]
+    else:
+        order = sorted(s.number for s in playing)
+    button = next_button(ts.button_seat, order)
+    dealt = list(playing)
+    for w in sorted(waiting, key=lambda s: s.number):
+        numbers = sorted([s.number for s in playing] + [w.number])
+        if blind_seats(button, numbers)[1] == w.number:
+            dealt.append(w)
+            break
+    return button, sorted(dealt, key=lambda s: s.number)
+
+
+def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
+    """Deal the next hand if none runs, the pause is over (or `force`) and two can play.
+
+    Applies auto top-up orders and pending top-ups first, moves the button, posts blinds (and extra live big blinds),
+    deals from a fresh committed seed and marks sitting-out players who miss a blind (a
+    `status` event each: clients learn who owes a blind from the events).
+    Locks: the table row, then the cashier's (top-ups), then the seats."""
+    with transaction.atomic():
+        ts = table_lock(table_id)
+        table = ts.table
+        now = timezone.now()
+        if ts.hand_running or not table.is_active:
+            return None
+        if not force and ts.next_hand_at is not None and ts.next_hand_at > now:
+            return None
+        log = EventLog(ts)
+        for event in auto_top_ups_request(table=table):  # standing orders, then every top-up
+            log.add(event)
+        applied = apply_top_ups(table=table)
+        seats = list(Seat.objects.select_for_update().filter(table=table)
+                     .select_related("player").order_by("pk"))
+        if applied:
+            log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
+        picked = _dealt_seats(ts, seats)
+        if picked is None:
+            ts.next_hand_at = None
+            log.flush(table_fields=["next_hand_at"])
+            return None
+        button, dealt = picked
+        state, events = start_hand(
+            rules=table.engine_rules(),
+            seats=[SeatIn(seat=s.number, player_id=str(s.player_id), stack=s.chips,
+                          post_bb=s.post_bb) for s in dealt],
+            button=button, seed=new_seed(),
+        )
+        hand = Hand.objects.create(
+            table=table, number=ts.hands_dealt + 1, state=state.to_json(), version=state.version,
+            seat_ids={str(s.number): s.pk for s in dealt}, commitment=state.commitment or "",
+        )
+        ts.effects.count(metrics.HANDS_STARTED.inc)
+        dealt_numbers = [s.number for s in dealt]
+        changed, owing = [], []
+        for s in seats:
+            before = (s.post_bb, s.missed_blinds, s.status)
+            if s in dealt:
+                s.post_bb = s.missed_blinds = False
+                s.status = SeatStatus.PLAYING
+            elif s.status == SeatStatus.SITTING_OUT and s.number in blind_seats(
+                    button, sorted([*dealt_numbers, s.number])):
+                s.missed_blinds = True
+            if (s.post_bb, s.missed_blinds, s.status) != before:
+                changed.append(s)
+                if s not in dealt:
+                    owing.append(s)
+        if changed:  # usually none: regulars are already playing, owing nothing
+            statements_run([update_statement(s, ["post_bb", "missed_blinds", "status"])
+                            for s in changed])
+        ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
+        log.hand = hand
+        names = {s.number: s.player.table_name for s in dealt}
+        first, rest = events[0], events[1:]
+        log.add({
+            **{k: v for k, v in first.items() if k != "version"},
+            "hand_id": hand.pk, "number": hand.number,
+            "small_blind": table.small_blind_amount, "big_blind": table.big_blind,
+            "players": [{"seat": p.seat, "player_id": int(p.player_id), "name": names[p.seat],
+                         "stack": p.start_stack} for p in state.players],
+        })
+        for s in owing:  # dealt seats become `playing` owing nothing: the event says so
+            log.add(status_event(s))
+        engine_step(ts, hand, state, rest, log, now,
+                    table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
+        return hand

@@ -1,0 +1,63 @@
+"""Turns: the deadline of the player to act, the `turn` event, and the one timeout task a hand
+keeps queued."""
+from __future__ import annotations
+
+import datetime
+
+from tables.engine import HandState, legal_actions, street_name
+from tables.models import Hand, TableConfig, TableState
+from tables.recent import iso
+from tables.services.log import EventLog
+
+TIMER_SLACK = datetime.timedelta(seconds=1)
+
+
+def owners_of(state: HandState) -> dict[int, int]:
+    """Seat number → user id of the players dealt in (the engine's player_id is the user id)."""
+    return {p.seat: int(p.player_id) for p in state.players}
+
+
+def countdown_at(hand: Hand, table: TableConfig) -> datetime.datetime | None:
+    if hand.deadline is None:
+        return None
+    return hand.deadline - datetime.timedelta(seconds=table.countdown_seconds)
+
+
+def turn_next(ts: TableState, hand: Hand, state: HandState, log: EventLog,
+              now: datetime.datetime) -> None:
+    """The next turn of a running hand: its deadline, the `turn` event (the legal actions in
+    the acting player's copy) and, if needed, a timeout task queued after the commit."""
+    seat = state.to_act_seat
+    if seat is None:  # the engine always names someone until the hand is over
+        hand.deadline = None
+        return
+    table = ts.table
+    hand.deadline = now + datetime.timedelta(
+        seconds=table.action_seconds + table.countdown_seconds)
+    hand.bonus_used, hand.turn_started_at = False, now
+    la = legal_actions(state)
+    log.add({"type": "turn", "seat": seat, "street": street_name(state),
+             "deadline": iso(hand.deadline), "countdown_at": iso(countdown_at(hand, table)),
+             "legal": la.to_json() if la else None}, owner=owners_of(state)[seat])
+    timer_arm(ts, hand, now)
+
+
+def timer_armed(hand: Hand, now: datetime.datetime) -> bool:
+    """Will the timeout task already queued fire by the turn's deadline?"""
+    return (hand.deadline is not None and hand.timer_at is not None
+            and now < hand.timer_at <= hand.deadline)
+
+
+def timer_arm(ts: TableState, hand: Hand, now: datetime.datetime) -> bool:
+    """Make sure a timeout task fires by the turn's deadline: when none will, set `timer_at`
+    (the caller saves it) and queue one after the commit. True when it did.
+
+    One task per hand is outstanding: deadlines only move later, so while the queued task
+    fires no later than the current deadline, a new turn queues nothing. When that task finds
+    the turn moved on it re-arms for the turn then current (`hand_timeout`). This spares a
+    queued task (and the worker's work on it) for every action. Needs the table lock."""
+    if hand.deadline is None or timer_armed(hand, now):
+        return False
+    hand.timer_at = hand.deadline
+    ts.effects.timeout_queue(hand_id=hand.pk, version=hand.version, deadline=hand.deadline)
+    return True

@@ -1,0 +1,117 @@
+"""Login throttling (django-axes): too many wrong passwords for one account, or from one address,
+pause log-ins with a page that says when to retry; staff lift the pause in admin."""
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = reverse("accounts:login")
+LIMIT = settings.AXES_FAILURE_LIMIT
+
+
+def log_in(client, username: str, password: str, address: str = "203.0.113.7"):
+    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def is_logged_in(client) -> bool:
+    return client.get(reverse("accounts:profile")).status_code == 200
+
+
+def test_the_configured_throttle_is_per_account_and_per_address():
+    assert 5 <= LIMIT <= 10
+    cool_off = settings.AXES_COOLOFF_TIME
+    assert cool_off == datetime.timedelta(minutes=15)
+    assert settings.AXES_LOCKOUT_PARAMETERS == ["username", "ip_address"]
+
+
+def test_wrong_passwords_for_one_account_pause_its_log_ins_with_a_clear_message(client, make_user):
+    make_user("alice", password="alice-pass-123")
+    for _ in range(LIMIT - 1):
+        response = log_in(client, "alice", "guess")
+        assert response.status_code == 200
+        assert "Please enter a correct username and password." in response.content.decode()
+
+    response = log_in(client, "alice", "guess")
+
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Too many failed log-ins." in page
+    assert "paused for 15 minutes" in page
+    assert "try again after" in page
+    assert response["Retry-After"] == "900"
+    assert 'name="username"' in page  # the login form is still there, for later
+
+    # Even the right password is refused now, and from any address: the account is paused.
+    assert log_in(client, "alice", "alice-pass-123").status_code == 429
+    assert log_in(client, "alice", "alice-pass-123", address="198.51.100.1").status_code == 429
+    assert not is_logged_in(client)
+
+
+def test_wrong_passwords_from_one_address_across_accounts_pause_that_address(client, make_user):
+    for n in range(LIMIT):
+        log_in(client, f"someone{n}", "guess", address="203.0.113.9")
+    make_user("bob", password="bob-pass-123")
+
+    assert log_in(client, "bob", "bob-pass-123", address="203.0.113.9").status_code == 429
+    assert not is_logged_in(client)
+    # Bob's account is not paused: from his own address he logs in.
+    assert log_in(client, "bob", "bob-pass-123", address="198.51.100.2").status_code == 302
+    assert is_logged_in(client)
+
+
+def test_a_few_mistakes_do_not_pause_anyone(client, make_user):
+    make_user("alice", password="alice-pass-123")
+    for _ in range(LIMIT - 1):
+        log_in(client, "alice", "guess")
+
+    assert log_in(client, "alice", "alice-pass-123").status_code == 302
+
+
+def test_the_pause_ends_after_the_cool_off(client, make_user):
+    make_user("alice", password="alice-pass-123")
+    for _ in range(LIMIT):
+        log_in(client, "alice", "guess")
+    assert log_in(client, "alice", "alice-pass-123").status_code == 429
+
+    sixteen_minutes_ago = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=16)
+    AccessAttempt.objects.update(attempt_time=sixteen_minutes_ago)
+
+    assert log_in(client, "alice", "alice-pass-123").status_code == 302
+
+
+def test_staff_lift_a_pause_in_admin(client, make_user):
+    make_user("alice", password="alice-pass-123")
+    for _ in range(LIMIT):
+        log_in(client, "alice", "guess")
+    assert log_in(client, "alice", "alice-pass-123").status_code == 429
+
+    staff = Client()  # the staff member's own browser
+    staff.force_login(make_user("admin", is_staff=True, is_superuser=True))
+    changelist = reverse("admin:axes_accessattempt_changelist")
+    assert "alice" in staff.get(changelist).content.decode()
+    attempts = list(AccessAttempt.objects.filter(username="alice").values_list("pk", flat=True))
+    response = staff.post(changelist, {"action": "delete_selected", "_selected_action": attempts,
+                                       "post": "yes"})
+    assert response.status_code == 302
+    assert not AccessAttempt.objects.filter(username="alice").exists()
+
+    assert log_in(client, "alice", "alice-pass-123").status_code == 302
+    assert is_logged_in(client)
+
+
+def test_the_admin_login_is_throttled_too(client, make_user):
+    make_user("admin", password="admin-pass-123", is_staff=True, is_superuser=True)
+    for _ in range(LIMIT):
+        client.post(reverse("admin:login"), {"username": "admin", "password": "guess"})
+
+    response = client.post(reverse("admin:login"), {"username": "admin", "password": "admin-pass-123"})
+
+    assert response.status_code == 429
+    assert "Too many failed log-ins." in response.content.decode()

@@ -1,0 +1,33 @@
+"""Positions from the dealing order, and money as people (and trackers) read it."""
+from __future__ import annotations
+
+import pytest
+
+from tables.engine import SeatIn, TableRules, start_hand
+from tables.histories.labels import money, positions, signed_money
+
+
+def table_of(seats: list[int], button: int) -> dict[int, str]:
+    state, _ = start_hand(TableRules(lower_stake=2),
+                          [SeatIn(s, f"p{s}", 100) for s in seats], button, seed=bytes(32))
+    return positions(state)
+
+
+@pytest.mark.parametrize(("seats", "button", "expected"), [
+    ([1, 2], 1, {1: "BTN/SB", 2: "BB"}),
+    ([1, 2, 3], 3, {1: "SB", 2: "BB", 3: "BTN"}),
+    ([1, 2, 3, 4, 5, 6], 6, {1: "SB", 2: "BB", 3: "UTG", 4: "HJ", 5: "CO", 6: "BTN"}),
+    (list(range(1, 10)), 9, {1: "SB", 2: "BB", 3: "UTG", 4: "UTG+1", 5: "UTG+2", 6: "LJ",
+                             7: "HJ", 8: "CO", 9: "BTN"}),
+    ([2, 3, 5, 6], 4, {5: "SB", 6: "BB", 2: "UTG", 3: "CO"}),  # the button seat is empty
+])
+def test_positions_count_back_from_the_button(seats, button, expected) -> None:
+    assert table_of(seats, button) == expected
+
+
+def test_money_in_dollars_or_chips() -> None:
+    assert money(250, real=True) == "$2.50" and money(500, real=True) == "$5"
+    assert money(5, real=True) == "$0.05"
+    assert money(12500, real=False) == "12,500" and money(12500, real=False, grouped=False) == "12500"
+    assert signed_money(-150, real=True) == "-$1.50" and signed_money(3, real=False) == "+3"
+    assert signed_money(0, real=False) == "0"

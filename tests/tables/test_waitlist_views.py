@@ -1,0 +1,140 @@
+"""The waiting list over HTTP: join and leave from the lobby and the table page (htmx posts with
+CSRF), the box that shows a held seat, and the refusals (anonymous, bad input)."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tables import services
+from tables.models import WaitingListEntry
+from tables.services import waitlist
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_expiry_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(waitlist, "offer_expire_schedule", lambda **kw: None)
+
+
+@pytest.fixture
+def full_table(make_table, make_player, sit):
+    table = make_table(name="Duel", lower_stake=2, max_seats=2, hand_pause_seconds=0)
+    table.alice, table.bob = make_player("alice"), make_player("bob")
+    sit(table, table.alice, 1)
+    sit(table, table.bob, 2)
+    return table
+
+
+@pytest.fixture
+def carol(make_player, client):
+    user = make_player("carol")
+    client.force_login(user)
+    return user
+
+
+def join_url(table) -> str:
+    return reverse("tables:waitlist_join", args=[table.pk])
+
+
+def leave_url(table) -> str:
+    return reverse("tables:waitlist_leave", args=[table.pk])
+
+
+def test_joining_from_the_lobby_with_htmx_answers_the_updated_box(client, full_table, carol):
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert f'hx-post="{join_url(full_table)}"' in lobby  # a full table offers the list
+    assert "Join waiting list" in lobby
+
+    response = client.post(join_url(full_table), HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'id="waitlist-{full_table.pk}"' in html
+    assert "Waiting list: #1 of 1" in html
+    assert WaitingListEntry.objects.filter(table=full_table, player=carol).exists()
+    assert "Waiting list: #1 of 1" in client.get(reverse("lobby")).content.decode()
+
+
+def test_without_javascript_the_form_posts_and_goes_back(client, full_table, carol):
+    response = client.post(join_url(full_table), {"next": "/?sort=name"})
+
+    assert response.status_code == 302 and response["Location"] == "/?sort=name"
+    response = client.post(leave_url(full_table), {"next": "https://evil.example/"})
+    assert response["Location"] == reverse("tables:table", args=[full_table.pk])
+    assert not WaitingListEntry.objects.exists()
+
+
+def test_the_table_page_box_shows_a_held_seat_and_polls(client, full_table, carol):
+    page = client.get(reverse("tables:table", args=[full_table.pk])).content.decode()
+    assert f'hx-get="{reverse("tables:waitlist", args=[full_table.pk])}?poll=1"' in page
+    client.post(join_url(full_table), HTTP_HX_REQUEST="true")
+
+    services.seat_leave(table_id=full_table.pk, user_id=full_table.alice.pk,
+                        idempotency_key=uuid.uuid4().hex)
+    box = client.get(reverse("tables:waitlist", args=[full_table.pk]), {"poll": "1"}).content.decode()
+
+    assert "Seat 1 is held for you" in box
+    assert 'data-take-seat="1"' in box and "Take seat 1" in box
+    assert 'hx-trigger="every 3s"' in box
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert f'href="/tables/{full_table.pk}/?take=1"' in lobby  # the lobby shows the offer too
+
+
+def test_declining_an_offer_passes_it_on(client, full_table, carol, make_player):
+    dave = make_player("dave")
+    client.post(join_url(full_table), HTTP_HX_REQUEST="true")
+    waitlist.waitlist_join(table_id=full_table.pk, user=dave)
+    services.seat_leave(table_id=full_table.pk, user_id=full_table.alice.pk,
+                        idempotency_key=uuid.uuid4().hex)
+
+    response = client.post(leave_url(full_table), HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 200
+    assert WaitingListEntry.objects.get(player=dave).offered_seat == 1
+
+
+def test_anonymous_visitors_are_refused_with_a_message(full_table):
+    client = Client()
+    for url in (join_url(full_table), leave_url(full_table)):
+        response = client.post(url, HTTP_HX_REQUEST="true")
+        assert response.status_code == 403
+        assert "Log in to use the waiting list." in response.content.decode()
+    assert not WaitingListEntry.objects.exists()
+
+
+@pytest.mark.parametrize(("setup", "url", "message"), [
+    ("not_full", join_url, "free: sit down instead"),
+    ("seated", join_url, "You already sit at this table."),
+    ("twice", join_url, "You are already on this table"),
+    ("none", leave_url, "You are not on this table"),
+])
+def test_bad_requests_get_409_with_the_reason(client, full_table, make_table, make_player, setup,
+                                                url, message):
+    user = full_table.alice if setup == "seated" else make_player("erin")
+    client.force_login(user)
+    table = make_table(name="Empty") if setup == "not_full" else full_table
+    if setup == "twice":
+        client.post(join_url(table), HTTP_HX_REQUEST="true")
+
+    response = client.post(url(table), HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 409
+    assert message in response.content.decode()
+    assert 'role="alert"' in response.content.decode()
+
+
+def test_wrong_method_unknown_table_and_missing_csrf_are_refused(full_table, carol):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(carol)
+
+    assert client.get(join_url(full_table)).status_code == 405
+    assert client.post(reverse("tables:waitlist_join", args=[999999])).status_code in (403, 404)
+    assert client.post(join_url(full_table)).status_code == 403  # no CSRF token
+    assert not WaitingListEntry.objects.exists()
+    token_client = Client()
+    token_client.force_login(carol)
+    assert token_client.post(reverse("tables:waitlist_join", args=[999999])).status_code == 404
