@@ -383,7 +383,8 @@ class TableConsumer(RoomConsumer):
         if kind == "hello":
             await self.resync(_int_field(content, "last_version"))
             return
-        if kind not in ("sit", "leave", "top_up", "act", "show", "muck", *NO_ARGS):
+        if kind not in ("sit", "leave", "top_up", "act", "show", "muck", "always_show",
+                        *NO_ARGS):
             raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
         if self.user_id is None:
             raise BadRequest("login_required", "Log in to play; anonymous visitors may only watch.")
@@ -400,9 +401,17 @@ class TableConsumer(RoomConsumer):
             await call(services.act)(
                 **ids, action=action, amount=_int_field(content, "amount", required=False),
                 expected_version=_int_field(content, "version"))
-        elif kind in ("show", "muck"):
+        elif kind == "show":  # at a showdown that asks, or in the pause after the hand
+            await call(services.hand_show)(**ids)
+        elif kind == "muck":
             await call(services.act)(**ids, action=kind, expected_version=_int_field(
                 content, "version", required=False))
+        elif kind == "always_show":
+            on = content.get("on")
+            if not isinstance(on, bool):
+                raise BadRequest("bad_request", "'on' must be true or false.")
+            await call(services.seat_always_show)(**ids, on=on)
+            await self.send_json({"type": "always_show", "on": on})
         elif kind in ("sit", "leave", "top_up"):
             key = _request_key(content, self.user_id)
             if kind == "sit":

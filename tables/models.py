@@ -290,6 +290,9 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(
         default=False, help_text="Asked to leave during a hand: cashed out when it ends."
     )
+    always_show = models.BooleanField(
+        default=False, help_text="Shows a losing hand at showdown instead of mucking it."
+    )
 
     class Meta:
         ordering = ["table", "number"]

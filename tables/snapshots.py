@@ -80,6 +80,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
         "you": {
             "user_id": user_id, "name": mine.player.table_name if mine else None,
             "seat": mine.number if mine else None,
+            "always_show": bool(mine and mine.always_show),
             "legal": view["legal"] if view and mine and hand and hand.finished_at is None
             else None,
         },

@@ -251,7 +251,7 @@ def continue_showdown(s: HandState, ev: list) -> None:
         if others_mucked == len(order) - 1:
             break  # the last player not mucked wins without showing
         if p.timed_out or s.rules.auto_showdown:  # the first always shows: nothing shown yet
-            if would_win_something(s, i):
+            if would_win_something(s, i) or (p.always_show and s.rules.auto_showdown):
                 show(s, p, ev)
             else:
                 muck(s, p, ev)

@@ -33,10 +33,11 @@ class ScriptedHand:
         post_bb: Iterable[int] = (),
         forced_bets: dict[int, int] | None = None,
         antes: dict[int, int] | None = None,
+        always_show: Iterable[int] = (),
     ) -> None:
-        extra = set(post_bb)
-        seats = [SeatIn(seat, f"p{seat}", stack, post_bb=seat in extra)
-                 for seat, stack in stacks.items()]
+        extra, showing = set(post_bb), set(always_show)
+        seats = [SeatIn(seat, f"p{seat}", stack, post_bb=seat in extra,
+                        always_show=seat in showing) for seat, stack in stacks.items()]
         self.state, self.events = start_hand(
             rules, seats, button, seed=None, deal="manual", forced_bets=forced_bets, antes=antes
         )

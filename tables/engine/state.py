@@ -22,12 +22,14 @@ STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown", "over")
 
 @dataclass(frozen=True, slots=True)
 class SeatIn:
-    """A player dealt into the hand; ``post_bb`` posts an extra live big blind (new player)."""
+    """A player dealt into the hand; ``post_bb`` posts an extra live big blind (new player);
+    ``always_show`` shows his hand at an automatic showdown even when it cannot win."""
 
     seat: int
     player_id: str
     stack: int
     post_bb: bool = False
+    always_show: bool = False
 
 
 class Player:
@@ -36,6 +38,7 @@ class Player:
     __slots__ = (
         "acted_level",
         "allin",
+        "always_show",
         "ante",
         "bet",
         "description",
@@ -63,6 +66,7 @@ class Player:
         self.folded = False
         self.allin = False  # all-in, or timeout all-in: acts no more this hand
         self.timed_out = False
+        self.always_show = False  # shows rather than mucks a losing hand at auto showdown
         self.acted_level = -1  # last full bet level when this player last acted; -1 = not yet
         self.hole: list[str | None] | None = None
         self.shown = False
@@ -288,6 +292,8 @@ def start_hand(
         # the button seat itself is not dealt in: it goes last in dealing order.
         order.reverse()
     players = [Player(seat, by_seat[seat].player_id, by_seat[seat].stack) for seat in order]
+    for p in players:
+        p.always_show = by_seat[p.seat].always_show
     s = HandState(rules, players, button)
     s.deal_mode = deal
     s.version = 1

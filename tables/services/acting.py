@@ -36,19 +36,25 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
         if expected_version is not None and hand_moved_since(ts, expected_version):
             raise TableError("stale_version", f"You acted on version {expected_version}; the "
                              f"hand has moved on (the table is at version {ts.version}).")
-        hand = ts.hand
-        if hand is None or hand.finished_at is not None:
-            raise TableError("no_hand", "No hand is running.")
-        state = HandState.from_json(hand.state)
-        seat = next((p.seat for p in state.players if p.player_id == str(user_id)), None)
-        if seat is None:
-            raise TableError("not_in_hand", "You are not in this hand.")
-        try:
-            events = apply_action(state, seat, action, amount)
-        except IllegalAction as e:
-            raise TableError(e.reason, f"Cannot {action}: {e.message}.") from None
-        ts.effects.count(metrics.ACTIONS.labels(action).inc)
-        return engine_step(ts, hand, state, events, EventLog(ts, hand), timezone.now())
+        return act_locked(ts, user_id=user_id, action=action, amount=amount)
+
+
+def act_locked(ts: TableState, *, user_id: int, action: str,
+               amount: int | None = None) -> list[dict[str, Any]]:
+    """`act` once the table row is locked and the version checked. Needs the table lock."""
+    hand = ts.hand
+    if hand is None or hand.finished_at is not None:
+        raise TableError("no_hand", "No hand is running.")
+    state = HandState.from_json(hand.state)
+    seat = next((p.seat for p in state.players if p.player_id == str(user_id)), None)
+    if seat is None:
+        raise TableError("not_in_hand", "You are not in this hand.")
+    try:
+        events = apply_action(state, seat, action, amount)
+    except IllegalAction as e:
+        raise TableError(e.reason, f"Cannot {action}: {e.message}.") from None
+    ts.effects.count(metrics.ACTIONS.labels(action).inc)
+    return engine_step(ts, hand, state, events, EventLog(ts, hand), timezone.now())
 
 
 def hand_moved_since(ts: TableState, version: int) -> bool:

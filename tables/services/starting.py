@@ -76,7 +76,7 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         state, events = start_hand(
             rules=table.engine_rules(),
             seats=[SeatIn(seat=s.number, player_id=str(s.player_id), stack=s.chips,
-                          post_bb=s.post_bb) for s in dealt],
+                          post_bb=s.post_bb, always_show=s.always_show) for s in dealt],
             button=button, seed=new_seed(),
         )
         hand = Hand.objects.create(

@@ -138,3 +138,24 @@ def test_a_live_rooms_showdown_asks_nobody_shows_the_winner_and_mucks_the_loser(
     mucked = {p.seat for p in state.players if p.mucked}
     assert shown == {2, 1} and mucked == {3}  # KK shows first, QQ cannot beat it, AA wins
     assert state.result["pots"][0]["winners"] == [1]
+
+
+def test_a_player_who_always_shows_shows_the_hand_that_loses() -> None:
+    """The same hand, but the QQ player chose "always show": his losing hand is shown, not
+    mucked, and still wins nothing."""
+    from tables.engine import TableRules
+    from tables.engine.scripted import ScriptedHand
+
+    h = ScriptedHand(TableRules(lower_stake=10, auto_showdown=True), {1: 100, 2: 100, 3: 100},
+                     button=1, holes={1: "AsAd", 2: "KsKd", 3: "QsQd"}, board="2c7d9h3s4c",
+                     always_show=[3])
+    h.act(1, "call")
+    h.act(2, "call")
+    h.act(3, "check")
+    for _ in range(3):
+        for seat in (2, 3, 1):
+            h.act(seat, "check")
+    state = h.state
+    assert {p.seat for p in state.players if p.shown} == {1, 2, 3}
+    assert not any(p.mucked for p in state.players)
+    assert state.result["pots"][0]["winners"] == [1]

@@ -128,8 +128,13 @@ export class ActionBar {
     // its legal actions look exactly like the last one's (check, check on the next street).
     const where = state.hand ? `${state.hand.id}:${state.hand.street}` : "";
     const key = legal ? `${this.decision}:${where}:${JSON.stringify(legal)}` : null;
-    $("showdown-bar").hidden = !showdown;
-    $("act-show").hidden = !(legal && legal.show);
+    // After the hand, until the next one, a player may show the cards nobody saw.
+    const me = mySeat(state);
+    const afterHand = !!(state.hand && state.hand.is_over && me && me.in_hand && me.cards &&
+      !me.shown);
+    $("showdown-bar").hidden = !(showdown || afterHand);
+    $("showdown-label").textContent = showdown ? "Showdown:" : "Hand over:";
+    $("act-show").hidden = !((legal && legal.show) || afterHand);
     $("act-muck").hidden = !(legal && legal.muck);
     this.bar.hidden = !betting;
     this.renderPreActions(state, betting || showdown);
@@ -278,6 +283,7 @@ export function renderSeatControls(state) {
   $("wait-bb").hidden = !me.post_bb;
   $("leave").textContent = me.leaving ? "Leaving after this hand" : "Leave table";
   $("leave").disabled = me.leaving;
+  $("always-show").checked = !!state.you.always_show;
   const room = t.max_buy_in - me.stack - (me.pending_top_up || 0);
   const topUp = $("top-up");
   topUp.hidden = busted;

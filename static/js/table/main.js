@@ -111,6 +111,8 @@ function receive(msg) {
     if (out.refresh) queueRefresh();
     if (out.myTurn && bar.runPreAction()) return draw();
     queueDraw();
+  } else if (msg.type === "always_show") {
+    if (state) { state.you.always_show = msg.on; draw(); }
   } else if (msg.type === "error") {
     showError(msg);
   }
@@ -273,6 +275,9 @@ $("rebuy").addEventListener("click", () => {
   });
 });
 $("sit-out").addEventListener("click", () => client.send({ type: "sit_out" }));
+$("always-show").addEventListener("change", (e) => {
+  client.send({ type: "always_show", on: e.target.checked });
+});
 $("sit-in").addEventListener("click", () => client.send({ type: "sit_in" }));
 $("post-bb").addEventListener("click", () => client.send({ type: "post_bb" }));
 $("wait-bb").addEventListener("click", () => client.send({ type: "wait_bb" }));
