@@ -60,6 +60,18 @@ def wait_my_turn(page: Page, timeout: int = TIMEOUT) -> None:
     expect(page.locator("#action-bar")).to_be_visible(timeout=timeout)
 
 
+def play_passively(page: Page, buttons: tuple[str, ...] = ("#act-check", "#act-call")) -> bool:
+    """Click the first of `buttons` the page offers, unless an action is already on its way
+    (the bar stays up, marked `sent`, until the server's event arrives). True if it clicked."""
+    if page.locator("#action-bar.sent").count():
+        return False
+    for button in buttons:
+        if page.locator(button).is_visible():
+            page.locator(button).click()
+            return True
+    return False
+
+
 def stack_of(page: Page, number: int) -> int:
     return int(seat(page, number).locator(".stack").get_attribute("data-stack"))
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.browser.players import open_table, sign_up, take_seat
+from tests.browser.players import open_table, play_passively, sign_up, take_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 HANDS = 3
@@ -35,10 +35,7 @@ def test_a_session_of_several_hands_asks_for_no_snapshot(room_url, new_page, mak
     while Hand.objects.filter(table=table, finished_at__isnull=False).count() < HANDS:
         assert time.monotonic() < deadline, "the hands did not finish"
         for page in pages.values():  # both play passively: check, call, show
-            for button in ("#act-check", "#act-call", "#act-show"):
-                if page.locator(button).is_visible():
-                    page.locator(button).click()
-                    break
+            play_passively(page, ("#act-check", "#act-call", "#act-show"))
         time.sleep(0.1)
     # The players stop: the next hand waits for its first action (quiet), so a snapshot taken
     # now is of the version the pages have reached.

@@ -114,7 +114,11 @@ export class ActionBar {
   }
 
   showdown(kind) {
-    this.send({ type: kind, version: this.getState().version });
+    const state = this.getState();
+    if (this.send({ type: kind, version: state.version })) {
+      this.showSent = state.hand ? state.hand.id : null;  // one request per hand
+      this.render();
+    }
   }
 
   /** Show what the legal-action data allows; keep a typed amount while it stays valid. */
@@ -131,7 +135,7 @@ export class ActionBar {
     // After the hand, until the next one, a player may show the cards nobody saw.
     const me = mySeat(state);
     const afterHand = !!(state.hand && state.hand.is_over && me && me.in_hand && me.cards &&
-      !me.shown);
+      !me.shown && this.showSent !== state.hand.id);
     $("showdown-bar").hidden = !(showdown || afterHand);
     $("showdown-label").textContent = showdown ? "Showdown:" : "Hand over:";
     $("act-show").hidden = !((legal && legal.show) || afterHand);

@@ -97,6 +97,7 @@ export function renderFelt(felt, state, opts) {
     const badges = [];
     if (s.allin && live) badges.push(s.timed_out ? "Timeout all-in" : "All-in");
     else if (live && s.folded) badges.push("Folded");
+    else if (hand && s.in_hand && s.mucked) badges.push("Mucked");
     if (live && s.status === "sitting_out") badges.push("Sits out next hand");
     else if (STATUS_BADGES[s.status]) badges.push(STATUS_BADGES[s.status]);
     if (s.post_bb && !live) badges.push("Posts BB next hand");
