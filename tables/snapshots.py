@@ -10,6 +10,7 @@ from django.utils import timezone
 from tables.engine import HandState, blind_seats, view_for
 from tables.models import HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
+from tables.services.chat import chat_muted_ids, chat_recent
 from tables.services.turns import countdown_at
 
 RESYNC_LIMIT = 500
@@ -82,8 +83,10 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "seat": mine.number if mine else None,
             "legal": view["legal"] if view and mine and hand and hand.finished_at is None
             else None,
+            "muted": chat_muted_ids(user_id=user_id),
         },
         "recent_hands": recent_hands(table=table),
+        "chat": chat_recent(table_id=table_id),
     }
 
 
