@@ -73,6 +73,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in,
             "action_seconds": table.action_seconds, "countdown_seconds": table.countdown_seconds,
             "hand_pause_seconds": table.hand_pause_seconds,
+            "chat_spectators": table.chat_spectators,
         },
         "button": ts.button_seat if ts else None,
         "next_hand_at": iso(ts.next_hand_at) if ts else None,
