@@ -12,6 +12,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from cashier.money import money_format
+from tables import chat_admin  # noqa: F401  (registers the chat models)
 from tables.forms import TableConfigForm
 from tables.models import HandSummary, Seat, TableConfig, WaitingListEntry
 from tables.preview import buy_in_range, rake_line, table_line
@@ -43,6 +44,7 @@ class TableConfigAdmin(admin.ModelAdmin):
             "action_seconds", "countdown_seconds", "timeout_policy", "timeout_allin_daily_cap",
             "sit_out_limit_minutes", "hand_pause_seconds",
         )}),
+        ("Chat", {"fields": ("chat_spectators",)}),
     )
 
     class Media:

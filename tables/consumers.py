@@ -21,6 +21,7 @@ from tables.errors import TableError
 from tables.groups import batch_frame, server_loop_use, table_group, user_group
 from tables.models import TableConfig
 from tables.selectors import LobbyFilters, lobby_rows
+from tables.services import chat
 from tables.snapshots import events_since, table_snapshot
 
 
@@ -49,6 +50,7 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 GAP_WAIT_SECONDS = 0.05
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+CHAT_TYPES = ("chat", "mute")  # tables/services/chat.py
 NO_ARGS = {
     "sit_out": "sit_out", "sit_in": "sit_in", "post_bb": "post_big_blind_now",
     "wait_bb": "wait_for_big_blind",
@@ -383,6 +385,9 @@ class TableConsumer(RoomConsumer):
         if kind == "hello":
             await self.resync(_int_field(content, "last_version"))
             return
+        if kind in CHAT_TYPES:
+            await self.chat_message(kind, content)
+            return
         if kind not in ("sit", "leave", "top_up", "act", "show", "muck", "always_show",
                         *NO_ARGS):
             raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
@@ -426,6 +431,27 @@ class TableConsumer(RoomConsumer):
             await self.send_json({k: v for k, v in done.items() if v is not None})
         else:
             await call(getattr(services, NO_ARGS[kind]))(**ids)
+
+
+    async def chat_message(self, kind: str, content: dict[str, Any]) -> None:
+        """`chat` {text}: say a line (its `chat` event is the answer); `mute` {player_id,
+        muted}: mute or unmute a player's chat for oneself, answered `mutes` (private)."""
+        if self.user_id is None:
+            raise BadRequest("login_required", "Log in to chat; anonymous visitors may only watch.")
+        call = functools.partial(database_sync_to_async, thread_sensitive=False)
+        if kind == "chat":
+            text = content.get("text")
+            if not isinstance(text, str):
+                raise BadRequest("bad_request", "'text' must be a string.")
+            await call(chat.chat_say)(table_id=self.table_id, user_id=self.user_id, text=text)
+            return
+        muted = content.get("muted")
+        if type(muted) is not bool:
+            raise BadRequest("bad_request", "'muted' must be true or false.")
+        ids = await call(chat.chat_mute)(user_id=self.user_id, muted=muted,
+                                         player_id=_int_field(content, "player_id"))
+        answer = {"type": "mutes", "player_ids": ids, "ref": ref_of(content)}
+        await self.send_json({k: v for k, v in answer.items() if v is not None})
 
 
 def _sit(*, table_id: int, user_id: int, number: int, amount: int,

@@ -228,17 +228,36 @@ class HandEnd(TypedDict):
     recent: RecentHand
 
 
+class Chat(TypedDict):
+    """A chat line (tables/services/chat.py): `text` is plain text, never HTML; `id` is the
+    line's id (`chat_hidden` names it), `at` when it was said."""
+
+    type: Literal["chat"]
+    id: int
+    player_id: int
+    name: str
+    text: str
+    at: str
+
+
+class ChatHidden(TypedDict):
+    """Staff hid the chat line `id`: pages drop it."""
+
+    type: Literal["chat_hidden"]
+    id: int
+
+
 EVENTS: dict[str, type] = {
     get_args(get_type_hints(t)["type"])[0]: t
     for t in (SeatTaken, SeatLeft, Leaving, Status, TopUp, Stacks, HandStart, PostedBlind,
               PostedAnte, HoleCards, Turn, DeadlineExtended, Action, ReturnedUncalled, Board,
               Shown, Mucked, PotAwarded, Rake, HandEnd)
-}
+} | {get_args(get_type_hints(t)["type"])[0]: t for t in (Chat, ChatHidden)}
 # Fields only the addressee's copy carries.
 PRIVATE: dict[str, frozenset[str]] = {"hole_cards": frozenset({"cards"}),
                                       "turn": frozenset({"legal"})}
 # Events that leave the running hand as it was: they never make an `act` stale.
-NOT_HAND_PROGRESS = frozenset({"deadline_extended"})
+NOT_HAND_PROGRESS = frozenset({"deadline_extended"}) | {"chat", "chat_hidden"}
 
 
 # Redaction ------------------------------------------------------------------------------------

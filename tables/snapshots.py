@@ -10,6 +10,7 @@ from django.utils import timezone
 from tables.engine import HandState, blind_seats, view_for
 from tables.models import HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
+from tables.services.chat import chat_muted_ids, chat_recent
 from tables.services.turns import countdown_at
 
 RESYNC_LIMIT = 500
@@ -72,6 +73,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in,
             "action_seconds": table.action_seconds, "countdown_seconds": table.countdown_seconds,
             "hand_pause_seconds": table.hand_pause_seconds,
+            "chat_spectators": table.chat_spectators,
         },
         "button": ts.button_seat if ts else None,
         "next_hand_at": iso(ts.next_hand_at) if ts else None,
@@ -83,8 +85,10 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "always_show": bool(mine and mine.always_show),
             "legal": view["legal"] if view and mine and hand and hand.finished_at is None
             else None,
+            "muted": chat_muted_ids(user_id=user_id),
         },
         "recent_hands": recent_hands(table=table),
+        "chat": chat_recent(table_id=table_id),
     }
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tables import events, services
 from tables.models import HandEvent
-from tables.services import starting
+from tables.services import chat, starting
 from tests.tables.helpers import live, play_out
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -46,8 +46,8 @@ def test_the_schema_check_names_what_is_wrong():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_every_recorded_event_conforms_to_its_definition(make_table, make_player, sit,
-                                                       monkeypatch):
+def test_every_recorded_event_conforms_to_its_definition(make_table, make_player, make_user,
+                                                       sit, monkeypatch):
     """Many random hands with seating, top-ups, sit-outs, leaves and timeouts in between: each
     stored event (the public payload and the private copy, as JSON) checks out, and private
     fields never reach the public payload. The decks are seeded too, so that the hands (and
@@ -86,6 +86,10 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
             services.seat_leave(table_id=table.pk, user_id=int(state.players[0].player_id),
                                 idempotency_key="schema-leaving")
         play_out(table.pk, rng=rng)
+    table.chat_spectators = True  # (whoever is still seated: spectators may chat too)
+    table.save()
+    line = chat.chat_say(table_id=table.pk, user_id=players[0].pk, text="gg <b>all</b>")
+    chat.chat_hide(message_id=line.pk, by_user_id=make_user("staff", is_staff=True).pk)
     for user in players:  # everybody still seated leaves
         with contextlib.suppress(services.TableError):
             services.seat_leave(table_id=table.pk, user_id=user.pk,

@@ -14,6 +14,7 @@ import { money, showBigBlinds } from "./format.js";
 import { Sound } from "./sound.js";
 import { TurnAlert } from "./alerts.js";
 import { bindToggle } from "./settings.js";
+import { ChatPanel } from "./chat.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -73,6 +74,7 @@ const client = new TableClient({
 });
 
 const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say });
+const chat = new ChatPanel({ state: () => state, send: (m) => client.send(m), loggedIn });
 
 function receive(msg) {
   if (msg.type === "events") {
@@ -109,12 +111,15 @@ function receive(msg) {
     if (out.myTurn) { bar.newDecision(); sound.play("turn"); }
     if (out.mine) afterMyChange(msg.event);
     if (out.refresh) queueRefresh();
+    if (msg.event.type === "hand_end" && msg.event.recent) chat.dealer(msg.event.recent.summary);
     if (out.myTurn && bar.runPreAction()) return draw();
     queueDraw();
   } else if (msg.type === "always_show") {
     if (state) { state.you.always_show = msg.on; draw(); }
+  } else if (msg.type === "mutes") {
+    chat.takeMutes(msg);
   } else if (msg.type === "error") {
-    showError(msg);
+    if (!chat.takeError(msg)) showError(msg);
   }
 }
 
@@ -147,6 +152,7 @@ function draw() {
   rememberHand(state.hand);
   renderFairness(state);
   renderHistory(state);
+  chat.render();
   tick();
 }
 

@@ -8,6 +8,7 @@
 import { cardsText, money } from "./format.js";
 
 const RECENT_HANDS = 10;
+const CHAT_KEEP = 100; // chat lines kept by the page (the snapshot brings the last 30)
 const SEAT_DEFAULTS = {
   status: "playing", in_hand: false, bet: 0, contributed: 0, folded: false, allin: false,
   timed_out: false, has_cards: false, cards: null, shown: false, mucked: false,
@@ -21,6 +22,8 @@ const SEAT_DEFAULTS = {
 export function fromSnapshot(snap) {
   const state = structuredClone(snap);
   state.clockOffset = Date.parse(snap.server_time) - Date.now();
+  state.chat = state.chat || [];
+  state.you.muted = state.you.muted || [];
   state.seats.forEach((s) => { s.pending_top_up = 0; s.winner = null; s.description = null; });
   if (state.hand && state.hand.is_over && state.hand.result) markWinners(state, state.hand.result);
   state.dealOrder = (state.hand && state.hand.deal_order) || null;
@@ -118,10 +121,11 @@ function markWinners(state, result) {
 /**
  * Apply one event (already known to be the next version).
  * @returns {{say: string[], fly: Array<{seat: number, amount: number}>, refresh: boolean,
- *            myTurn: boolean, newHand: boolean, mine: boolean}}
+ *            myTurn: boolean, newHand: boolean, mine: boolean, chat: boolean}}
  */
 export function applyEvent(state, ev) {
-  const out = { say: [], fly: [], refresh: false, myTurn: false, newHand: false, mine: false };
+  const out = { say: [], fly: [], refresh: false, myTurn: false, newHand: false, mine: false,
+    chat: false };
   const cur = state.table.currency;
   const m = (a) => money(a, cur);
   const hand = state.hand;
@@ -321,6 +325,17 @@ export function applyEvent(state, ev) {
       state.recent_hands = [ev.recent, ...(state.recent_hands || [])
         .filter((r) => r.id !== ev.recent.id)].slice(0, RECENT_HANDS);
       out.say.push("The hand is over; its seed is revealed.");
+      break;
+    case "chat": // a line: the chat panel (chat.js) shows it; the snapshot may have it already
+      if (!state.chat.some((l) => l.id === ev.id)) {
+        state.chat = [...state.chat, { id: ev.id, player_id: ev.player_id, name: ev.name,
+          text: ev.text, at: ev.at }].slice(-CHAT_KEEP);
+      }
+      out.chat = true;
+      break;
+    case "chat_hidden":
+      state.chat = state.chat.filter((l) => l.id !== ev.id);
+      out.chat = true;
       break;
     default: // a type this page does not know: a newer server; the snapshot knows
       out.refresh = true;
