@@ -43,6 +43,13 @@ class TableConfigAdmin(admin.ModelAdmin):
             "action_seconds", "countdown_seconds", "timeout_policy", "timeout_allin_daily_cap",
             "sit_out_limit_minutes", "hand_pause_seconds",
         )}),
+        ("Time bank", {
+            "fields": ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
+                       "time_bank_cap_seconds"),
+            "description": "Off by default (0 s): the turn is the action time, then the "
+            "countdown, then the timeout rule. With a time bank, a player whose countdown ends "
+            "uses his bank first; the timeout rule applies when it is empty too.",
+        }),
     )
 
     class Media:
