@@ -317,3 +317,74 @@ def test_the_admin_form_checks_the_options():
                            instance=TableConfig())
     assert good.is_valid(), good.errors
     assert good.instance.time_bank_label() == "Time bank: 30 s (+10 s every 10 hands, max 60 s)"
+
+
+def _bank_view(snap: dict) -> dict:
+    hand = snap["hand"] or {}
+    return {"seats": {s["seat"]: (s["time_bank"], s["time_bank_running"]) for s in snap["seats"]},
+            "deadline": hand.get("deadline"), "countdown_at": hand.get("countdown_at"),
+            "to_act": hand.get("to_act")}
+
+
+def _apply(view: dict, event: dict) -> None:
+    """A client's reducer for the time bank's fields (as static/js/table/state.js)."""
+    kind, seats = event["type"], view["seats"]
+    if kind == "seat_taken":
+        seats[event["seat"]] = (0, False)
+    elif kind == "seat_left":
+        seats.pop(event["seat"], None)
+    elif kind in ("turn", "deadline_extended", "time_bank"):
+        view.update(deadline=event["deadline"], countdown_at=event["countdown_at"],
+                    to_act=event["seat"])
+        if kind == "turn":
+            view["seats"] = {n: (bank, False) for n, (bank, _) in seats.items()}
+        if kind == "time_bank":
+            seats[event["seat"]] = (event["seconds"], True)
+    elif kind == "time_banks":
+        for n, seconds in event["banks"].items():
+            seats[int(n)] = (seconds, False)
+    elif kind in ("action", "hand_end"):
+        view.update(deadline=None, countdown_at=None, to_act=None)
+        view["seats"] = {n: (bank, False) for n, (bank, _) in seats.items()}
+
+
+def test_the_events_are_enough_to_follow_the_banks(make_table, make_player, sit, fake_timers):
+    """Applying the events to an old snapshot gives the banks a fresh snapshot shows."""
+    table = make_table(name="Follow", lower_stake=2, hand_pause_seconds=0, time_bank_seconds=10,
+                       time_bank_refill_seconds=4, time_bank_refill_hands=1,
+                       time_bank_cap_seconds=12)
+    snap = table_snapshot(table_id=table.pk, user_id=None)
+    view, version = _bank_view(snap), snap["version"]
+
+    def check() -> None:
+        nonlocal version
+        for row in HandEvent.objects.filter(table=table, version__gt=version).order_by("version"):
+            _apply(view, row.payload)
+            version = row.version
+        assert view == _bank_view(table_snapshot(table_id=table.pk, user_id=None))
+
+    alice, bob, _carol = seated(table, make_player, sit, ("alice", "bob", "carol"))
+    check()
+    services.hand_start(table_id=table.pk, force=True)
+    check()
+    before = expire(table.pk)
+    services.hand_timeout(hand_id=before.pk, version=before.version)  # alice's bank runs
+    check()
+    elapse(table.pk, 2.5)
+    services.act(table_id=table.pk, user_id=alice.pk, action="call")
+    check()
+    before = expire(table.pk)
+    services.hand_timeout(hand_id=before.pk, version=before.version)  # bob's bank runs
+    elapse(table.pk, 13)
+    services.hand_timeout(hand_id=before.pk, version=before.version)  # ... and runs out
+    check()
+    play_out(table.pk, passive=True)
+    check()
+    services.hand_start(table_id=table.pk, force=True)  # every hand: +4 s up to 12 s
+    check()
+    # the first hand topped 10 up to the cap (12); alice used 3 s of hers and got 4 back; bob
+    # used all of his and, timed out, sits out: not dealt in, no refill
+    assert (view["seats"][1][0], view["seats"][2][0], view["seats"][3][0]) == (12, 0, 12)
+    services.seat_leave(table_id=table.pk, user_id=bob.pk, idempotency_key="follow-bob")
+    play_out(table.pk, passive=True)
+    check()
