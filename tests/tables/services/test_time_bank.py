@@ -388,3 +388,16 @@ def test_the_events_are_enough_to_follow_the_banks(make_table, make_player, sit,
     services.seat_leave(table_id=table.pk, user_id=bob.pk, idempotency_key="follow-bob")
     play_out(table.pk, passive=True)
     check()
+
+
+def test_the_lobby_and_the_table_page_state_the_time_bank(client, make_table, make_user):
+    from django.urls import reverse
+
+    bank = make_table(name="With bank", time_bank_seconds=30, time_bank_refill_seconds=10,
+                      time_bank_refill_hands=10, time_bank_cap_seconds=60)
+    plain = make_table(name="Without")
+    line = "Time bank: 30 s (+10 s every 10 hands, max 60 s)"
+    client.force_login(make_user(username="viewer"))
+    assert line in client.get(reverse("lobby")).content.decode()
+    assert line in client.get(reverse("tables:table", args=[bank.pk])).content.decode()
+    assert "Time bank" not in client.get(reverse("tables:table", args=[plain.pk])).content.decode()
