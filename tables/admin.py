@@ -114,7 +114,7 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "number", "player", "stack", "status")
     list_filter = ("table", "status")
     list_select_related = ("table", "player")
-    fields = ("table", "number", "player", "stack", "status", "created_at")
+    fields = ("table", "number", "player", "stack", "status", "time_bank", "created_at")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None) -> bool:  # seats move money: services only

@@ -401,3 +401,25 @@ def test_the_lobby_and_the_table_page_state_the_time_bank(client, make_table, ma
     assert line in client.get(reverse("lobby")).content.decode()
     assert line in client.get(reverse("tables:table", args=[bank.pk])).content.decode()
     assert "Time bank" not in client.get(reverse("tables:table", args=[plain.pk])).content.decode()
+
+
+def test_the_table_admin_has_the_options_with_help(admin_client):
+    from django.urls import reverse
+
+    page = admin_client.get(reverse("admin:tables_tableconfig_add")).content.decode()
+    assert "Time bank" in page and 'name="time_bank_cap_seconds"' in page
+    assert "0 = no time bank" in page
+    data = {
+        "name": "Admin bank", "structure": "NL", "currency": "PLAY", "max_seats": 6,
+        "is_active": "on", "lower_stake": "2", "upper_stake": "", "small_blind_rule":
+        "exact_half", "small_blind": "", "ante": "", "min_buy_in": "80", "max_buy_in": "200",
+        "ratholing_window_minutes": 60, "rake_percent": "0", "rake_cap": "",
+        "rake_cap_by_players": "", "action_seconds": 10, "countdown_seconds": 20,
+        "timeout_policy": "seeds", "timeout_allin_daily_cap": 2, "sit_out_limit_minutes": 10,
+        "hand_pause_seconds": 3, "time_bank_seconds": 30, "time_bank_refill_seconds": 10,
+        "time_bank_refill_hands": 10, "time_bank_cap_seconds": 60,
+    }
+    response = admin_client.post(reverse("admin:tables_tableconfig_add"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = TableConfig.objects.get(name="Admin bank")
+    assert table.time_bank_label() == "Time bank: 30 s (+10 s every 10 hands, max 60 s)"
