@@ -45,6 +45,13 @@ class TableConfigAdmin(admin.ModelAdmin):
             "sit_out_limit_minutes", "hand_pause_seconds",
         )}),
         ("Chat", {"fields": ("chat_spectators",)}),
+        ("Time bank", {
+            "fields": ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
+                       "time_bank_cap_seconds"),
+            "description": "Off by default (0 s): the turn is the action time, then the "
+            "countdown, then the timeout rule. With a time bank, a player whose countdown ends "
+            "uses his bank first; the timeout rule applies when it is empty too.",
+        }),
     )
 
     class Media:
@@ -109,7 +116,7 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "number", "player", "stack", "status")
     list_filter = ("table", "status")
     list_select_related = ("table", "player")
-    fields = ("table", "number", "player", "stack", "status", "created_at")
+    fields = ("table", "number", "player", "stack", "status", "time_bank", "created_at")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None) -> bool:  # seats move money: services only

@@ -142,6 +142,26 @@ class DeadlineExtended(TypedDict):
     reason: str
 
 
+class TimeBank(TypedDict):
+    """The countdown of `seat` ended and his time bank runs: `seconds` (all of it) more, to
+    `deadline`; the countdown shown runs from `countdown_at` (its start) to `deadline`."""
+
+    type: Literal["time_bank"]
+    seat: int
+    deadline: str | None
+    countdown_at: str | None
+    seconds: int
+
+
+class TimeBanks(TypedDict):
+    """Time banks that changed, {"<seat>": seconds}: `seated` (the starting bank), `used` (what
+    is left after a turn that used it), `refill` (topped up at a hand's start)."""
+
+    type: Literal["time_banks"]
+    banks: dict[str, int]
+    reason: str
+
+
 class Action(TypedDict):
     """A player acted (or the server for him: `timeout`). call: `amount` added; bet/raise:
     `amount` is the to-total and `added` what went in."""
@@ -251,13 +271,14 @@ EVENTS: dict[str, type] = {
     get_args(get_type_hints(t)["type"])[0]: t
     for t in (SeatTaken, SeatLeft, Leaving, Status, TopUp, Stacks, HandStart, PostedBlind,
               PostedAnte, HoleCards, Turn, DeadlineExtended, Action, ReturnedUncalled, Board,
-              Shown, Mucked, PotAwarded, Rake, HandEnd)
-} | {get_args(get_type_hints(t)["type"])[0]: t for t in (Chat, ChatHidden)}
+              Shown, Mucked, PotAwarded, Rake, HandEnd, TimeBank, TimeBanks, Chat, ChatHidden)
+}
 # Fields only the addressee's copy carries.
 PRIVATE: dict[str, frozenset[str]] = {"hole_cards": frozenset({"cards"}),
                                       "turn": frozenset({"legal"})}
 # Events that leave the running hand as it was: they never make an `act` stale.
-NOT_HAND_PROGRESS = frozenset({"deadline_extended"}) | {"chat", "chat_hidden"}
+NOT_HAND_PROGRESS = frozenset({"deadline_extended", "time_bank", "time_banks", "chat",
+                               "chat_hidden"})
 
 
 # Redaction ------------------------------------------------------------------------------------

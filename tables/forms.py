@@ -100,6 +100,12 @@ def caps_input(caps: dict | None, currency: str) -> str:
                      for n, cap in sorted((int(k), v) for k, v in (caps or {}).items()))
 
 
+# The time bank's options: optional in the form (left out or empty: the model's default, so
+# the bank stays off unless an operator turns it on).
+TIME_BANK_FIELDS = ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
+                    "time_bank_cap_seconds")
+
+
 class TableConfigForm(forms.ModelForm):
     """TableConfig with every amount in currency units: "$2.00" / "2.00" for real money,
     "2,000" for play money; the model keeps minor units. The table's currency decides the
@@ -130,10 +136,14 @@ class TableConfigForm(forms.ModelForm):
             "action_seconds", "countdown_seconds", "timeout_policy", "timeout_allin_daily_cap",
             "sit_out_limit_minutes", "hand_pause_seconds",
             "chat_spectators",
+            *TIME_BANK_FIELDS,
         )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name in TIME_BANK_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
         table = self.instance
         for name in MONEY_FIELDS:  # stored minor units; text from the add URL stays as typed
             if isinstance(self.initial.get(name), int):
@@ -153,6 +163,9 @@ class TableConfigForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in TIME_BANK_FIELDS:
+            if data.get(name) is None and name not in self.errors:
+                data[name] = TableConfig._meta.get_field(name).get_default()
         currency = self.currency()
         if currency is None:  # the currency field has its own error; no unit for the amounts
             for name in (*MONEY_FIELDS, *BUY_IN_FIELDS, "rake_cap_by_players"):

@@ -109,6 +109,22 @@ class TableConfig(models.Model):
     hand_pause_seconds = models.PositiveSmallIntegerField(
         default=3, help_text="Pause between hands."
     )
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="Time bank: the seconds a player gets when he sits down, used "
+        "automatically when his countdown ends (before the timeout rule applies). 0 = no time "
+        "bank (the plain action time and countdown).",
+    )
+    time_bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="Seconds added to each player's time bank every "
+        "`time bank refill hands` hands he is dealt in (up to the cap); 0 = no refill.",
+    )
+    time_bank_refill_hands = models.PositiveSmallIntegerField(
+        default=10, help_text="Hands dealt in between two refills of a player's time bank.",
+    )
+    time_bank_cap_seconds = models.PositiveSmallIntegerField(
+        default=0, help_text="The most seconds a time bank can hold after refills (at least "
+        "the starting bank).",
+    )
     is_active = models.BooleanField(default=True, help_text="Shown in the lobby and playable.")
     chat_spectators = models.BooleanField(
         default=False, help_text="Spectators (logged in, not seated) may chat too; players always may."
@@ -195,6 +211,22 @@ class TableConfig(models.Model):
             return f"${amount // 100:,}" if amount % 100 == 0 else f"${amount // 100:,}.{amount % 100:02d}"
         return f"{amount:,}"
 
+    @property
+    def time_bank_on(self) -> bool:
+        return self.time_bank_seconds > 0
+
+    def time_bank_label(self) -> str:
+        """"Time bank: 30 s (+10 s every 10 hands, max 60 s)", or "" when the table has none."""
+        if not self.time_bank_on:
+            return ""
+        line = f"Time bank: {self.time_bank_seconds} s"
+        if self.time_bank_refill_seconds and self.time_bank_refill_hands:
+            every = ("every hand" if self.time_bank_refill_hands == 1
+                     else f"every {self.time_bank_refill_hands} hands")
+            line += (f" (+{self.time_bank_refill_seconds} s {every}, "
+                     f"max {self.time_bank_cap_seconds} s)")
+        return line
+
     def stakes_label(self) -> str:
         low, high = (self.lower_stake, self.upper_stake) if self.structure == Structure.FIXED_LIMIT \
             else (self.small_blind_amount, self.lower_stake)
@@ -251,8 +283,28 @@ class TableConfig(models.Model):
             errors["rake_cap_by_players"] = cap_error
         if self.ante and self.ante >= self.lower_stake:
             errors["ante"] = "The ante must be below the big blind."
+        errors.update(self._time_bank_errors())
         if errors:
             raise ValidationError(errors)
+
+
+    def _time_bank_errors(self) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        values = {name: getattr(self, name) for name in (
+            "time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
+            "time_bank_cap_seconds")}
+        for name, value in values.items():
+            if value is None or value < 0:
+                errors[name] = "Give a whole number of seconds (hands), 0 or more."
+        if errors or not self.time_bank_seconds:
+            return errors
+        if self.time_bank_cap_seconds < self.time_bank_seconds:
+            errors["time_bank_cap_seconds"] = (
+                f"The cap ({self.time_bank_cap_seconds} s) cannot be below the starting time "
+                f"bank ({self.time_bank_seconds} s).")
+        if self.time_bank_refill_seconds and not self.time_bank_refill_hands:
+            errors["time_bank_refill_hands"] = "Refill every 1 hand or more."
+        return errors
 
 
 def _rake_cap_error(caps: object) -> str | None:
@@ -295,6 +347,12 @@ class Seat(models.Model):
     )
     always_show = models.BooleanField(
         default=False, help_text="Shows a losing hand at showdown instead of mucking it."
+    )
+    time_bank = models.PositiveIntegerField(
+        default=0, help_text="Seconds in the player's time bank (set when he sits down)."
+    )
+    time_bank_hands = models.PositiveIntegerField(
+        default=0, help_text="Hands dealt in since his time bank's last refill."
     )
 
     class Meta:
@@ -373,6 +431,12 @@ class Hand(models.Model):
                                            help_text="When the current turn began.")
     timer_at = models.DateTimeField(null=True, blank=True,
                                     help_text="When the timeout task last queued fires.")
+    bank_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat whose time bank runs this turn, if any.")
+    bank_started_at = models.DateTimeField(null=True, blank=True,
+                                           help_text="When that time bank started to run.")
+    bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="The seconds that time bank held when it started.")
     commitment = models.CharField(max_length=64)
     seed = models.CharField(max_length=64, blank=True, help_text="Revealed when the hand ends.")
     players_saw_flop = models.PositiveSmallIntegerField(default=0)

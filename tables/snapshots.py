@@ -45,6 +45,9 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "shown": bool(live and live["shown"]), "mucked": bool(live and live["mucked"]),
             "missed_blinds": s.missed_blinds, "post_bb": s.post_bb,
             "leaving": s.leave_after_hand,
+            "time_bank": s.time_bank,
+            "time_bank_running": bool(live is not None and hand.finished_at is None
+                                      and hand.bank_seat == s.number),
         })
     hand_view = None
     if hand is not None and view is not None:
@@ -74,6 +77,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "action_seconds": table.action_seconds, "countdown_seconds": table.countdown_seconds,
             "hand_pause_seconds": table.hand_pause_seconds,
             "chat_spectators": table.chat_spectators,
+            "time_bank": _time_bank_terms(table),
         },
         "button": ts.button_seat if ts else None,
         "next_hand_at": iso(ts.next_hand_at) if ts else None,
@@ -90,6 +94,14 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
         "recent_hands": recent_hands(table=table),
         "chat": chat_recent(table_id=table_id),
     }
+
+
+def _time_bank_terms(table: TableConfig) -> dict[str, int] | None:
+    """The table's time bank (None: it has none)."""
+    if not table.time_bank_on:
+        return None
+    return {"seconds": table.time_bank_seconds, "refill_seconds": table.time_bank_refill_seconds,
+            "refill_hands": table.time_bank_refill_hands, "cap_seconds": table.time_bank_cap_seconds}
 
 
 def _seats_of_hand(state: HandState | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from tables.recent import iso
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
 from tables.services.steps import engine_step
+from tables.services.timebank import bank_start
 from tables.services.turns import TIMER_SLACK, countdown_at, owners_of, timer_arm, timer_armed
 
 
@@ -24,7 +25,9 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     Idempotent and duplicate-safe: does nothing to the hand unless it is still at `version`
     and its deadline is over. A task that finds the turn moved on (or extended) re-arms the
     timer for the current turn unless a queued task already covers it (`timer_arm`).
-    Timeout all-ins are capped per player per day (then he folds).
+    Timeout all-ins are capped per player per day (then he folds). At a table with a time
+    bank, a player with seconds in his bank gets them first (`bank_start`: the deadline moves
+    on, nobody acts for him yet; returns False); the rule applies when they run out too.
     Locks: the table row (a finishing hand adds the cashier's)."""
     now = timezone.now()
     peek = (Hand.objects.filter(pk=hand_id)  # the timer fields only, not the state JSON
@@ -47,6 +50,8 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
         if seat is None:
+            return False
+        if bank_start(ts, hand, seat, now):
             return False
         player_id = owners_of(state)[seat]
         metrics.TIMER_LATENESS.observe((now - hand.deadline).total_seconds())

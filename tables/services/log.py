@@ -6,7 +6,12 @@ from typing import Any
 
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat, TableState
-from tables.services.rows import events_insert_statement, statements_run, update_statement
+from tables.services.rows import (
+    Statement,
+    events_insert_statement,
+    statements_run,
+    update_statement,
+)
 
 
 def status_event(seat: Seat) -> dict[str, Any]:
@@ -23,6 +28,7 @@ class EventLog:
         self.state = state
         self.hand = hand
         self.items: list[Recorded] = []
+        self.writes: list[Statement] = []  # other rows the step changes, saved with the events
 
     def add(self, event: dict[str, Any], *, owner: int | None = None) -> dict[str, Any]:
         """Record `event`, redacted (tables/events.py): fields only `owner` (a user id) may
@@ -44,8 +50,9 @@ class EventLog:
     def flush(self, *, hand_fields: Sequence[str] = (),
               table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Store the events under the table's next versions (moving `version`, and
-        `hand_moved_version` for events of the hand), save `hand_fields` / `table_fields` in
-        the same round trip, and hand the events to the step's effects. Needs the table lock."""
+        `hand_moved_version` for events of the hand), save `hand_fields` / `table_fields` (and
+        the `writes` queued) in the same round trip, and hand the events to the step's
+        effects. Needs the table lock."""
         state = self.state
         rows, sent = [], []
         hand_id = self.hand.pk if self.hand is not None else None
@@ -64,7 +71,7 @@ class EventLog:
         changed = ["version"] if rows else []
         if state.hand_moved_version != moved:
             changed.append("hand_moved_version")
-        statements = []
+        statements, self.writes = self.writes, []
         if hand_fields:
             statements.append(update_statement(self.hand, hand_fields))
         if rows:

@@ -18,6 +18,7 @@ from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
 from tables.services.rows import seat_find
+from tables.services.timebank import bank_seated
 from tables.services.waitlist import seat_claim
 
 
@@ -116,7 +117,9 @@ def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
     status = SeatStatus.WAITING_BB if _game_running(ts) else SeatStatus.PLAYING
     try:
         with transaction.atomic():
-            seat = Seat.objects.create(table=table, number=number, player=user, status=status)
+            seat = Seat(table=table, number=number, player=user, status=status)
+            bank = bank_seated(seat, table)  # the table's starting time bank, if it has one
+            seat.save(force_insert=True)
     except IntegrityError:
         raise TableError("seat_taken", f"Seat {number} is taken.") from None
     try:
@@ -126,6 +129,8 @@ def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
     log = EventLog(ts)
     log.add({"type": "seat_taken", "seat": number, "player_id": user.pk,
              "name": user.table_name, "stack": seat.chips, "status": seat.status})
+    if bank is not None:
+        log.add(bank)
     log.flush()
     next_hand_maybe(ts)
     return seat

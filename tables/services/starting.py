@@ -13,6 +13,7 @@ from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
 from tables.services.rows import statements_run, update_statement
 from tables.services.steps import engine_step
+from tables.services.timebank import bank_count
 
 
 def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | None:
@@ -49,7 +50,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
 
     Applies auto top-up orders and pending top-ups first, moves the button, posts blinds (and extra live big blinds),
     deals from a fresh committed seed and marks sitting-out players who miss a blind (a
-    `status` event each: clients learn who owes a blind from the events).
+    `status` event each: clients learn who owes a blind from the events). Seats dealt in
+    count the hand for their time bank's refill (`time_banks` event when a bank grew).
     Locks: the table row, then the cashier's (top-ups), then the seats."""
     with transaction.atomic():
         ts = table_lock(table_id)
@@ -98,9 +100,14 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
                 changed.append(s)
                 if s not in dealt:
                     owing.append(s)
-        if changed:  # usually none: regulars are already playing, owing nothing
-            statements_run([update_statement(s, ["post_bb", "missed_blinds", "status"])
-                            for s in changed])
+        fields = {s.pk: ["post_bb", "missed_blinds", "status"] for s in changed}
+        bank_fields, banks = bank_count(table, dealt)  # a time bank's hand count and refill
+        if bank_fields:
+            for s in dealt:
+                fields.setdefault(s.pk, []).extend(bank_fields)
+        if fields:  # usually none: regulars are already playing, owing nothing
+            statements_run([update_statement(s, fields[s.pk]) for s in seats
+                            if s.pk in fields])
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
         log.hand = hand
         names = {s.number: s.player.table_name for s in dealt}
@@ -114,6 +121,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         })
         for s in owing:  # dealt seats become `playing` owing nothing: the event says so
             log.add(status_event(s))
+        if banks is not None:
+            log.add(banks)
         engine_step(ts, hand, state, rest, log, now,
                     table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
         return hand

@@ -18,8 +18,12 @@ def owners_of(state: HandState) -> dict[int, int]:
 
 
 def countdown_at(hand: Hand, table: TableConfig) -> datetime.datetime | None:
+    """When the visible countdown starts: `countdown_seconds` before the deadline, or, while
+    the player's time bank runs (timebank.py), when it started (it counts down to the end)."""
     if hand.deadline is None:
         return None
+    if hand.bank_started_at is not None:
+        return hand.bank_started_at
     return hand.deadline - datetime.timedelta(seconds=table.countdown_seconds)
 
 

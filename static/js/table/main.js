@@ -177,8 +177,10 @@ function tick() {
   const { phase, seconds } = tickTimer($("felt"), state);
   const mine = state.hand && state.hand.to_act === state.you.seat && state.you.seat != null;
   const clock = $("my-countdown");
-  clock.hidden = !(mine && phase === "countdown");
+  clock.hidden = !(mine && (phase === "countdown" || phase === "bank"));
   if (mine && phase === "countdown") clock.textContent = `${Math.ceil(seconds)} s left`;
+  if (mine && phase === "bank") clock.textContent = `Time bank: ${Math.ceil(seconds)} s left`;
+  showMyTimeBank(phase === "bank" && mine ? seconds : null);
   if (mine && phase === "countdown" && lastPhase !== "countdown") {
     say(`Hurry: ${Math.ceil(seconds)} seconds left to act.`, { log: false });
     sound.play("hurry");
@@ -192,13 +194,25 @@ function tick() {
 }
 setInterval(tick, 200);
 
+/** The viewer's own time bank under the table (only at a table that has one). */
+function showMyTimeBank(running) {
+  const box = $("my-time-bank");
+  const me = mySeat(state);
+  box.hidden = !(state.table.time_bank && me);
+  if (box.hidden) return;
+  const seconds = running != null ? Math.ceil(running) : me.time_bank;
+  box.textContent = `Time bank: ${seconds} s${running != null ? " (running)" : ""}`;
+  box.dataset.seconds = String(me.time_bank);
+}
+
 function describeTable() {
   const t = state.table;
   const limit = t.structure === "FL"
     ? `Bets ${money(t.big_blind, t.currency)} preflop and flop, ${money(t.upper_stake, t.currency)} turn and river.`
     : `Blinds ${money(t.small_blind, t.currency)}/${money(t.big_blind, t.currency)}.`;
   $("table-rules").textContent = `${limit} Buy-in ${money(t.min_buy_in, t.currency)}–` +
-    `${money(t.max_buy_in, t.currency)}. ${t.action_seconds} s to act, then a ${t.countdown_seconds} s countdown.`;
+    `${money(t.max_buy_in, t.currency)}. ${t.action_seconds} s to act, then a ${t.countdown_seconds} s countdown` +
+    `${t.time_bank ? ", then your time bank" : ""}.`;
 }
 
 // Balances in the header (rendered by the server; refreshed after money moves) -------------

@@ -76,6 +76,7 @@ export function renderFelt(felt, state, opts) {
     box.classList.toggle("allin", !!s.allin);
     const labelBits = [`Seat ${n}`, s.name, `stack ${amountText(s.stack, table)}`];
     if (toAct) labelBits.push("to act");
+    if (toAct && s.time_bank_running) labelBits.push("using the time bank");
     box.setAttribute("aria-label", labelBits.join(", "));
     box.setAttribute("role", "group");
 
@@ -107,7 +108,8 @@ export function renderFelt(felt, state, opts) {
     const timer = el("div", "timer");
     timer.hidden = true;
     timer.innerHTML = '<div class="timer-bar"><span></span></div>' +
-      '<span class="timer-num" role="timer" aria-label="seconds left"></span>';
+      '<span class="timer-num" role="timer" aria-label="seconds left"></span>' +
+      '<span class="time-bank-left" hidden></span>';
     plate.append(timer);
     box.append(plate);
 
@@ -232,6 +234,17 @@ export function tickTimer(felt, state) {
   box.hidden = false;
   const bar = box.querySelector(".timer-bar span");
   const num = box.querySelector(".timer-num");
+  const bank = box.querySelector(".time-bank-left");
+  const seat = state.seats.find((s) => s.seat === hand.to_act);
+  bank.hidden = !(seat && seat.time_bank_running);
+  if (seat && seat.time_bank_running) {
+    // The countdown ended and the time bank runs: its own bar, from full to empty.
+    box.className = "timer bank";
+    bar.style.width = `${Math.min(100, (100 * left) / Math.max(1, seat.time_bank))}%`;
+    num.textContent = "";
+    bank.textContent = `Time bank ${Math.ceil(left)} s`;
+    return { phase: "bank", seconds: left };
+  }
   if (toCountdown > 0) {
     box.className = "timer quiet";
     const quiet = state.table.action_seconds || 10;

@@ -12,7 +12,7 @@ const CHAT_KEEP = 100; // chat lines kept by the page (the snapshot brings the l
 const SEAT_DEFAULTS = {
   status: "playing", in_hand: false, bet: 0, contributed: 0, folded: false, allin: false,
   timed_out: false, has_cards: false, cards: null, shown: false, mucked: false,
-  missed_blinds: false, post_bb: false, leaving: false,
+  missed_blinds: false, post_bb: false, leaving: false, time_bank: 0, time_bank_running: false,
 };
 
 /**
@@ -77,14 +77,16 @@ export function differences(state, snap) {
   for (const s of snap.seats) {
     const mine = seatOf(state, s.seat);
     if (!mine) continue;
-    const keys = ["stack", "status", "post_bb", "missed_blinds", "leaving"];
-    if (live) keys.push("in_hand", "bet", "contributed", "folded", "allin", "has_cards", "cards");
+    const keys = ["stack", "status", "post_bb", "missed_blinds", "leaving", "time_bank"];
+    if (live) keys.push("in_hand", "bet", "contributed", "folded", "allin", "has_cards", "cards",
+      "time_bank_running");
     for (const k of keys) same(`seat ${s.seat} ${k}`, mine[k], s[k]);
   }
   same("hand", !!state.hand, !!snap.hand);
   if (state.hand && snap.hand) {
     const keys = ["id", "number", "board", "is_over", "seed", "commitment"];
-    if (live) keys.push("street", "pots", "pot_total", "current_bet", "to_act", "deadline");
+    if (live) keys.push("street", "pots", "pot_total", "current_bet", "to_act", "deadline",
+      "countdown_at");
     for (const k of keys) same(`hand ${k}`, state.hand[k], snap.hand[k]);
   }
   same("legal", state.you.legal, snap.you.legal);
@@ -104,6 +106,11 @@ export function mySeat(state) {
 function nameOf(state, number) {
   const s = seatOf(state, number);
   return s ? s.name : `Seat ${number}`;
+}
+
+/** A turn is over: no time bank runs (what is left comes in a `time_banks` event). */
+function bankStops(state) {
+  for (const s of state.seats) s.time_bank_running = false;
 }
 
 function markWinners(state, result) {
@@ -231,6 +238,7 @@ export function applyEvent(state, ev) {
       if (hand) Object.assign(hand, { to_act: ev.seat, deadline: ev.deadline,
         countdown_at: ev.countdown_at });
       if (ev.type === "turn") {
+        bankStops(state);
         state.you.legal = ev.seat === me && ev.legal ? ev.legal : null;
         if (ev.seat === me) out.myTurn = true;
         else out.say.push(`${nameOf(state, ev.seat)} to act.`);
@@ -239,7 +247,27 @@ export function applyEvent(state, ev) {
         out.say.push(`${nameOf(state, ev.seat)} gets more time (reconnected).`);
       }
       break;
+    case "time_bank":
+      if (hand) Object.assign(hand, { to_act: ev.seat, deadline: ev.deadline,
+        countdown_at: ev.countdown_at });
+      if (seat) Object.assign(seat, { time_bank: ev.seconds, time_bank_running: true });
+      out.say.push(ev.seat === me ? `Your time bank runs: ${ev.seconds} seconds.`
+        : `${nameOf(state, ev.seat)} uses the time bank (${ev.seconds} s).`);
+      break;
+    case "time_banks": {
+      const changed = [];
+      for (const [n, seconds] of Object.entries(ev.banks)) {
+        const s = seatOf(state, Number(n));
+        if (!s) continue;
+        Object.assign(s, { time_bank: seconds, time_bank_running: false });
+        changed.push(`${s.name} ${seconds} s`);
+      }
+      if (ev.reason === "refill" && changed.length) out.say.push(`Time banks topped up: ${changed.join(", ")}.`);
+      else if (ev.reason === "used" && changed.length) out.say.push(`Time bank left: ${changed.join(", ")}.`);
+      break;
+    }
     case "action": {
+      bankStops(state);
       if (hand) { hand.to_act = null; hand.deadline = null; hand.countdown_at = null; }
       if (ev.seat === me) state.you.legal = null;
       const name = nameOf(state, ev.seat);
@@ -311,6 +339,7 @@ export function applyEvent(state, ev) {
       out.say.push(`Rake: ${m(ev.amount)}.`);
       break;
     case "hand_end":
+      bankStops(state);
       if (hand) {
         Object.assign(hand, { is_over: true, street: "over", to_act: null, deadline: null,
           countdown_at: null, seed: ev.seed, result: ev.result });
