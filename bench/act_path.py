@@ -51,10 +51,16 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
     from tables.engine import HandState, apply_action, legal_actions
 
     count = [0]
+    statements: list[str] = []
 
     def counted(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         count[0] += 1
+        statements.append(sql)
         return execute(sql, params, many, context)
+
+    per_call: dict[str, list[int]] = {"mid-hand action": [], "hand-ending action": [],
+                                      "hand start": []}
+    examples: dict[str, list[str]] = {}
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
@@ -78,10 +84,16 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
                     apply_action(copy, state.to_act_seat, action, move.get("amount"))
                     copy.to_json()
                     engine_seconds += time.process_time() - started
-                    started = time.process_time()
-                    services.act(table_id=table_id, user_id=int(state.players[state.to_act].player_id),
-                                 action=action, amount=move.get("amount"), expected_version=version)
+                    started, before = time.process_time(), count[0]
+                    statements.clear()
+                    events = services.act(
+                        table_id=table_id, user_id=int(state.players[state.to_act].player_id),
+                        action=action, amount=move.get("amount"), expected_version=version)
                     cpu += time.process_time() - started
+                    kind = ("hand-ending action" if any(e["event"]["type"] == "hand_end"
+                                                        for e in events) else "mid-hand action")
+                    per_call[kind].append(count[0] - before)
+                    examples.setdefault(kind, list(statements))
                     actions += 1
                     continue
                 low = [row[0] for row in look.execute(
@@ -91,13 +103,18 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
                 for player_id in low:  # busted: buy the table's minimum again
                     services.seat_top_up(table_id=table_id, user_id=player_id, amount=80,
                                          idempotency_key=uuid.uuid4().hex)
+                before = count[0]
+                statements.clear()
                 services.hand_start(table_id=table_id, force=True)
                 cpu += time.process_time() - started
+                per_call["hand start"].append(count[0] - before)
+                examples.setdefault("hand start", list(statements))
                 played += 1
     pg = backend_cpu(backend) - pg_before
     return {"actions": actions, "hands": played, "statements": count[0] / actions,
             "cpu_ms": 1000 * cpu / actions, "pg_ms": 1000 * pg / actions,
-            "engine_ms": 1000 * engine_seconds / actions}
+            "engine_ms": 1000 * engine_seconds / actions, "per_call": per_call,
+            "examples": examples}
 
 
 def main() -> int:
@@ -105,6 +122,8 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=600)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--server", default=DEFAULT_SERVER, help="a PostgreSQL URL")
+    parser.add_argument("--show-sql", action="store_true",
+                        help="print the statements of the first call of each kind")
     args = parser.parse_args()
     name = f"act_bench_{os.getpid()}"
     os.environ.update({"DATABASE_URL": url_with_database(args.server, name),
@@ -145,6 +164,13 @@ def main() -> int:
           f"settlements and top-ups included:")
     print(f"  SQL statements {r['statements']:.2f}   Python CPU {r['cpu_ms']:.3f} ms   "
           f"PostgreSQL CPU {r['pg_ms']:.3f} ms   total {r['cpu_ms'] + r['pg_ms']:.3f} ms")
+    for kind, counts in r["per_call"].items():
+        if counts:
+            print(f"  {kind}: {len(counts)} calls, SQL statements mean "
+                  f"{sum(counts) / len(counts):.2f}, max {max(counts)}")
+            if args.show_sql:
+                for sql in r["examples"][kind]:
+                    print(f"      {' '.join(sql.split())[:160]}")
     print(f"  reference, the engine alone (apply + JSON round trip): {r['engine_ms']:.3f} ms;  "
           f"ratio services/engine {(r['cpu_ms'] + r['pg_ms']) / r['engine_ms']:.1f}")
     return 0

@@ -300,51 +300,94 @@ def settle_hand(
 ) -> HandSettlement:
     """Apply a finished hand: each seat's net result (rake excluded) and the rake, which moves
     from the escrow to the house account. Call inside the tables service's transaction that
-    saves the hand's final state, so both commit or neither. Idempotent on (table, hand_id).
-    The rake's memo names the table's own hand number ("Hand #12"): `hand_number` if given,
-    else looked up from the Hand row `hand_id` names (one query, raked hands only).
-    Refusals: `unbalanced_hand` (sum(deltas) + rake != 0 or rake < 0), `unknown_seat`,
-    `negative_stack`. Locks: idempotency record, escrow + house (ascending id), the seats
-    (ascending id)."""
+    saves the hand's final state, so both commit or neither.
+
+    Idempotent on (table, hand_id): the HandSettlement row is the claim (its unique constraint;
+    a concurrent duplicate waits on the first's INSERT), so a repeat with the same deltas and
+    rake returns the first settlement and one with others raises `idempotency_conflict`.
+    Refusals come before any write: `unbalanced_hand` (sum(deltas) + rake != 0 or rake < 0),
+    `unknown_seat`, `negative_stack`. The rake's memo names the table's own hand number
+    ("Hand #12"): `hand_number` if given, else looked up from the Hand row `hand_id` names.
+    Every hand ends with one, so it is kept short: three statements, four more with rake.
+    Locks: escrow + house (ascending id) when there is rake, then the seats (ascending id)."""
     clean = {int(seat_id): int(delta) for seat_id, delta in deltas.items()}
     if rake < 0 or sum(clean.values()) + rake != 0:
         raise CashierError(
             "unbalanced_hand", "A hand's results plus its rake must add up to zero."
         )
+    fields = {"deltas": {str(k): v for k, v in sorted(clean.items())}, "rake": rake}
+    # No savepoint (two statements): a refusal comes before any write, and the caller's
+    # transaction is the unit (a transaction of its own when called outside one).
+    with transaction.atomic(savepoint=False):
+        settled = _settle(table, hand_id, clean, fields, hand_number)
+    if isinstance(settled, CashierError):  # raised outside the block: nothing to roll back
+        raise settled
+    return settled
 
-    created: list[HandSettlement] = []
 
-    def apply() -> dict[str, Any]:
+def _settle(table: TableConfig, hand_id: str, clean: dict[int, int], fields: dict[str, Any],
+            hand_number: int | None) -> HandSettlement | CashierError:
+    rake = fields["rake"]
+    if rake:  # lock order: accounts before seats
         escrow, house = accounts_find([escrow_lookup(table=table), system_lookup(
             kind=AccountKind.HOUSE, currency=table.currency)])
         locked = accounts_lock([escrow, house])
-        seats = list(
-            Seat.objects.select_for_update(no_key=True).filter(pk__in=sorted(clean), table=table)
-            .order_by("pk")
-        )
-        if len(seats) != len(clean):
-            raise CashierError("unknown_seat", "A seat in the hand is not at this table.")
-        for seat in seats:
-            if seat.chips + clean[seat.pk] < 0:
-                raise CashierError("negative_stack", f"Seat {seat.number} cannot lose more "
-                                   "than its stack.")
-        amounts_add(Seat, "chips", {pk: delta for pk, delta in clean.items() if delta})
-        tx = None
-        if rake:
-            tx = ledger_post(
-                kind=TransactionKind.RAKE, currency=table.currency, table=table,
-                legs=[(locked[escrow.pk], -rake), (locked[house.pk], rake)],
-                memo=_rake_memo(table=table, hand_id=hand_id, hand_number=hand_number),
-            )
-        row = HandSettlement.objects.create(
-            table=table, hand_id=hand_id, rake=rake, transaction=tx,
-            deltas={str(k): v for k, v in sorted(clean.items())},
-        )
-        created.append(row)
-        return {"settlement_id": row.pk}
-
-    result = idempotent_run(
-        key=f"settle_hand:{table.pk}:{hand_id}", operation="settle_hand", apply=apply,
-        params={"deltas": {str(k): v for k, v in sorted(clean.items())}, "rake": rake},
+    seats = list(
+        Seat.objects.select_for_update(no_key=True).filter(pk__in=sorted(clean), table=table)
+        .order_by("pk").only("pk", "number", "chips")
     )
-    return created[0] if created else HandSettlement.objects.get(pk=result["settlement_id"])
+    refusal = None
+    if len(seats) != len(clean):
+        refusal = CashierError("unknown_seat", "A seat in the hand is not at this table.")
+    for seat in seats:
+        if refusal is None and seat.chips + clean[seat.pk] < 0:
+            refusal = CashierError("negative_stack", f"Seat {seat.number} cannot lose more "
+                                   "than its stack.")
+    if refusal is not None:  # unless it was settled before, when the stacks were what they were
+        first = HandSettlement.objects.filter(table=table, hand_id=hand_id).first()
+        return refusal if first is None else _settlement_repeat(first, fields)
+    row = _settlement_claim(table=table, hand_id=hand_id, **fields)
+    if row is None:
+        return _settlement_repeat(HandSettlement.objects.get(table=table, hand_id=hand_id), fields)
+    amounts_add(Seat, "chips", {pk: delta for pk, delta in clean.items() if delta})
+    if rake:
+        row.transaction = ledger_post(
+            kind=TransactionKind.RAKE, currency=table.currency, table=table,
+            legs=[(locked[escrow.pk], -rake), (locked[house.pk], rake)],
+            memo=_rake_memo(table=table, hand_id=hand_id, hand_number=hand_number),
+        )
+        HandSettlement.objects.filter(pk=row.pk).update(transaction=row.transaction)
+    return row
+
+
+def _settlement_claim(*, table: TableConfig, hand_id: str, deltas: dict[str, int],
+                      rake: int) -> HandSettlement | None:
+    """Insert the hand's settlement unless one exists (INSERT ... ON CONFLICT DO NOTHING, one
+    statement, PostgreSQL and SQLite 3.35+): the new row, or None."""
+    row = HandSettlement(table=table, hand_id=hand_id, deltas=deltas, rake=rake,
+                         created_at=timezone.now())
+    names = ("table", "hand_id", "deltas", "rake", "created_at")
+    quoted, pk, *columns = sql_names(HandSettlement, "id", *names)
+    meta = HandSettlement._meta
+    params = [meta.get_field(n).get_db_prep_save(getattr(row, meta.get_field(n).attname),
+                                                 connection) for n in names]
+    table_column, hand_column = columns[0], columns[1]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quoted} ({', '.join(columns)}) VALUES "
+            f"({', '.join(['%s'] * len(columns))}) ON CONFLICT ({table_column}, {hand_column}) "
+            f"DO NOTHING RETURNING {pk}", params)
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    row.pk = found[0]
+    row._state.adding = False
+    return row
+
+
+def _settlement_repeat(first: HandSettlement,
+                       fields: dict[str, Any]) -> HandSettlement | CashierError:
+    if first.deltas != fields["deltas"] or first.rake != fields["rake"]:
+        return CashierError("idempotency_conflict",
+                            "This hand was already settled with other results.")
+    return first

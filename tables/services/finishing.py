@@ -6,7 +6,10 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Exists, OuterRef
+
 from cashier.errors import CashierError
+from cashier.models import PendingTopUp, TopUpStatus
 from cashier.services import cash_out, settle_hand
 from pokerroom import metrics
 from tables.engine import HandState
@@ -31,12 +34,14 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
     hand.finished_at, hand.deadline, hand.seed = now, None, state.seed or ""
     ts.effects.count(metrics.HANDS_FINISHED.inc)
-    HandSummary.objects.create(
+    log.insert(HandSummary(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
         players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,
-    )
+    ))
     ts.next_hand_at = now + datetime.timedelta(seconds=table.hand_pause_seconds)
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk"))
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk")
+                 .annotate(topping_up=Exists(PendingTopUp.objects.filter(
+                     seat=OuterRef("pk"), status=TopUpStatus.PENDING))))
     end = log.last("hand_end")  # the engine's hand_end is last: complete it
     if end is not None:
         names = {s.number: s.player.table_name for s in seats
@@ -47,13 +52,12 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     for seat in seats:
         if seat.leave_after_hand:
             log.add(seat_remove(seat=seat, key=f"leave:{seat.pk}:{hand.pk}"))
-    busted = [hand.seat_ids[str(p.seat)] for p in state.players if p.stack == 0]
-    if busted:  # out of chips and nothing coming: sit out (a top-up brings him back)
-        for seat in (Seat.objects.filter(pk__in=busted, leave_after_hand=False)
-                     .exclude(status=SeatStatus.SITTING_OUT)
-                     .exclude(top_ups__status="pending").order_by("pk")):
+    busted = {hand.seat_ids[str(p.seat)] for p in state.players if p.stack == 0}
+    for seat in seats:  # out of chips and nothing coming: sit out (a top-up brings him back)
+        if (seat.pk in busted and not seat.leave_after_hand and not seat.topping_up
+                and seat.status != SeatStatus.SITTING_OUT):
             seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
-            seat.save(update_fields=["status", "post_bb", "sat_out_at"])
+            log.save(seat, ["status", "post_bb", "sat_out_at"])
             log.add(status_event(seat))
     log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
                            "seed"],

@@ -4,11 +4,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import Model
+
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat, TableState
 from tables.services.rows import (
-    Statement,
     events_insert_statement,
+    insert_statement,
     statements_run,
     update_statement,
 )
@@ -28,7 +30,11 @@ class EventLog:
         self.state = state
         self.hand = hand
         self.items: list[Recorded] = []
-        self.writes: list[Statement] = []  # other rows the step changes, saved with the events
+        # Other rows the step changes, written with the events: one UPDATE per row (fields
+        # merged: PostgreSQL applies only one of two changes to a row in one statement), and
+        # new rows.
+        self.saves: dict[tuple[type[Model], Any], tuple[Model, dict[str, Any]]] = {}
+        self.inserts: list[Model] = []
 
     def add(self, event: dict[str, Any], *, owner: int | None = None) -> dict[str, Any]:
         """Record `event`, redacted (tables/events.py): fields only `owner` (a user id) may
@@ -42,6 +48,17 @@ class EventLog:
         for e in events:
             self.add(e, owner=owners.get(e["to_seat"]) if e.get("to_seat") is not None else None)
 
+    def save(self, obj: Model, names: Sequence[str]) -> None:
+        """Write `names` of `obj` with the events (`flush`); a later save of the same row
+        adds its fields (with their values as they are now)."""
+        _first, values = self.saves.setdefault((type(obj), obj.pk), (obj, {}))
+        for name in names:
+            values[name] = getattr(obj, obj._meta.get_field(name).attname)
+
+    def insert(self, obj: Model) -> None:
+        """Insert `obj` (a new row nobody reads back the id of) with the events (`flush`)."""
+        self.inserts.append(obj)
+
     def last(self, kind: str) -> dict[str, Any] | None:
         """The public payload of the last event recorded so far if it is of `kind`."""
         return self.items[-1].public if self.items and self.items[-1].public["type"] == kind \
@@ -51,7 +68,7 @@ class EventLog:
               table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Store the events under the table's next versions (moving `version`, and
         `hand_moved_version` for events of the hand), save `hand_fields` / `table_fields` (and
-        the `writes` queued) in the same round trip, and hand the events to the step's
+        the `save`s and `insert`s queued) in the same round trip, and hand the events to the step's
         effects. Needs the table lock."""
         state = self.state
         rows, sent = [], []
@@ -71,7 +88,12 @@ class EventLog:
         changed = ["version"] if rows else []
         if state.hand_moved_version != moved:
             changed.append("hand_moved_version")
-        statements, self.writes = self.writes, []
+        statements = [insert_statement(obj) for obj in self.inserts]
+        for obj, values in self.saves.values():
+            for name, value in values.items():
+                setattr(obj, obj._meta.get_field(name).attname, value)
+            statements.append(update_statement(obj, list(values)))
+        self.saves, self.inserts = {}, []
         if hand_fields:
             statements.append(update_statement(self.hand, hand_fields))
         if rows:

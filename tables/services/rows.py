@@ -173,6 +173,18 @@ def events_insert_statement(events: list[dict[str, Any]]) -> Statement:
             params)
 
 
+def insert_statement(obj: Model) -> Statement:
+    """INSERT `obj` (every concrete field but an automatic primary key) without reading the
+    new id back (what save() does on a new row, without signals)."""
+    conn = _conn()
+    meta = _table(conn, type(obj))
+    fields = [f for f in meta.fields if not (f.primary_key and obj.pk is None)]
+    values = [f.get_db_prep_save(f.pre_save(obj, add=True), conn) for f in fields]
+    columns = ", ".join(meta.columns[f.name][0] for f in fields)
+    return (f"INSERT INTO {meta.name} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})",
+            values)
+
+
 def update_statement(obj: Model, names: Sequence[str]) -> Statement:
     """UPDATE the named fields of `obj` by primary key (what save(update_fields=...) does,
     without signals, which these models do not use)."""

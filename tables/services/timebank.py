@@ -23,7 +23,6 @@ from typing import Any
 from tables.models import Hand, Seat, TableConfig, TableState
 from tables.recent import iso
 from tables.services.log import EventLog
-from tables.services.rows import update_statement
 from tables.services.turns import countdown_at, timer_arm
 
 BANK_FIELDS = ["bank_seat", "bank_started_at", "bank_seconds"]
@@ -62,7 +61,7 @@ def bank_stop(hand: Hand, log: EventLog, now: datetime.datetime) -> None:
     used = math.ceil(max((now - hand.bank_started_at).total_seconds(), 0.0))
     left = max(hand.bank_seconds - used, 0)
     seat = Seat(pk=hand.seat_ids[str(hand.bank_seat)], time_bank=left)
-    log.writes.append(update_statement(seat, ["time_bank"]))
+    log.save(seat, ["time_bank"])
     log.add({"type": "time_banks", "banks": {str(hand.bank_seat): left}, "reason": "used"})
     hand.bank_seat, hand.bank_started_at, hand.bank_seconds = None, None, 0
 
