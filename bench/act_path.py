@@ -122,6 +122,8 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=600)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--server", default=DEFAULT_SERVER, help="a PostgreSQL URL")
+    parser.add_argument("--rake", type=int, default=0, metavar="PERCENT",
+                        help="raked tables (no flop, no drop): settlements post the rake")
     parser.add_argument("--show-sql", action="store_true",
                         help="print the statements of the first call of each kind")
     args = parser.parse_args()
@@ -144,7 +146,7 @@ def main() -> int:
         timers.hand_start_schedule = lambda **kw: None
         log.events_broadcast = lambda **kw: None  # no sockets: the broadcast is ws_load's part
         call_command("migrate", verbosity=0)
-        table_ids = make_tables(args.tables, prefix="Act")
+        table_ids = make_tables(args.tables, prefix="Act", rake_percent=args.rake)
         users = iter(bot_accounts(6 * args.tables, prefix="actbot"))
         for table_id in table_ids:
             for seat in range(1, 7):

@@ -86,14 +86,14 @@ def admin_sql(server: str, sql: str) -> None:
 
 
 # Setup in the database (Django, in this process) --------------------------------------------
-def make_tables(count: int, *, prefix: str = "Bench") -> list[int]:
+def make_tables(count: int, *, prefix: str = "Bench", rake_percent: int = 0) -> list[int]:
     from tables.models import TableConfig
 
     ids = []
     for n in range(count):
         table = TableConfig(name=f"{prefix} {n + 1}", structure="NL", lower_stake=2, max_seats=SEATS,
                             min_buy_in_bb=40, max_buy_in_bb=100, hand_pause_seconds=0,
-                            action_seconds=30, countdown_seconds=30)
+                            action_seconds=30, countdown_seconds=30, rake_percent=rake_percent)
         table.full_clean()
         table.save()
         ids.append(table.pk)
