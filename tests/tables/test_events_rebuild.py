@@ -10,6 +10,7 @@ import pytest
 
 from tables import services
 from tables.models import Seat
+from tables.services import starting
 from tables.snapshots import events_since, table_snapshot
 from tests.tables.helpers import live, random_action
 
@@ -44,8 +45,10 @@ def apply(view: dict[str, Any], event: dict[str, Any]) -> None:
             view["blinds"][event["kind"]] = event["seat"]
     elif kind == "action":
         seat["stack"] = event["stack"]
-        if event["action"] == "fold":
+        if event["action"] == "fold":  # no longer eligible for the pots gathered so far
             seat["folded"] = True
+            view["pots"] = [{**pot, "eligible": [n for n in pot["eligible"] if n != seat["seat"]]}
+                            for pot in view["pots"]]
         elif event["action"] == "call":
             seat["bet"] += event["amount"]
         elif event["action"] in ("bet", "raise"):
@@ -90,14 +93,19 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_player, sit):
+def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_player, sit,
+                                                             monkeypatch):
+    """Seeded decks as well as actions: the same hands on every run, among them a fold after
+    the flop (the folder leaves the gathered pots' `eligible`)."""
+    decks = random.Random(2)
+    monkeypatch.setattr(starting, "new_seed", lambda: decks.randbytes(32))
     users = [make_player(n) for n in ("ann", "ben", "cat", "dan")]
     old = comparable(table_snapshot(table_id=play_table.pk, user_id=None))
     version = 0
     rng = random.Random(5)
     for n, u in enumerate(users, start=1):
         sit(play_table, u, n)
-    checked = 0
+    checked = folds_with_pots = 0
     for round_ in range(10):
         for seat in Seat.objects.filter(table=play_table, chips=0):  # busted: buys again
             services.top_up(table_id=play_table.pk, user_id=seat.player_id, amount=100,
@@ -123,6 +131,7 @@ def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_pl
             if hand.finished_at is not None:
                 break
             action, amount = random_action(state, rng)
+            folds_with_pots += action == "fold" and bool(old["pots"])
             services.act(table_id=play_table.pk, user_id=int(state.players[state.to_act]
                          .player_id), action=action, amount=amount, expected_version=ts.version)
-    assert checked > 20
+    assert checked > 20 and folds_with_pots > 0

@@ -272,7 +272,10 @@ export function applyEvent(state, ev) {
       if (ev.seat === me) state.you.legal = null;
       const name = nameOf(state, ev.seat);
       if (seat && hand) {
-        if (ev.action === "fold") { seat.folded = true; seat.has_cards = false; }
+        if (ev.action === "fold") {  // no longer eligible for the pots gathered so far
+          seat.folded = true; seat.has_cards = false;
+          for (const pot of hand.pots) pot.eligible = pot.eligible.filter((n) => n !== ev.seat);
+        }
         if (ev.action === "call") {
           seat.bet += ev.amount; seat.contributed += ev.amount; hand.pot_total += ev.amount;
         }
