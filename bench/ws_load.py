@@ -222,6 +222,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
     while any(b.seat is None for b in bots) and time.monotonic() - seating_started < 120:
         await asyncio.sleep(0.1)
     seated_after = time.monotonic() - seating_started
+    unseated = Counter(b.result.last_error or "no answer" for b in bots if b.seat is None)
     window["start"] = time.monotonic() + spec["warmup"]  # hands are under way: steady state
     window["end"] = window["start"] + spec["seconds"]
     await asyncio.sleep(window["end"] - time.monotonic())
@@ -237,6 +238,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
             errors[type(t.exception()).__name__] += 1
     return {"actions": counted["actions"], "latencies": latencies, "errors": dict(errors),
             "races": sum(b.result.races for b in bots), "seated_after": seated_after,
+            "unseated": dict(unseated),
             "window": (window["start"], window["end"]), "hands": len(hands),
             "snapshots": sum(b.result.snapshot_requests for b in bots)}
 
@@ -310,6 +312,7 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
         "samples": len(latencies), "errors": dict(errors),
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
+        "unseated": sum((Counter(p.get("unseated", {})) for p in parts), Counter()),
         "hands": sum(p["hands"] for p in parts), "snapshots": sum(p["snapshots"] for p in parts),
     }
 
@@ -399,6 +402,8 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
+    if r.get("unseated"):
+        print(f"{'':>8}never seated: {dict(r['unseated'])}")
     print(f"{'':>8}snapshot requests: {r['snapshots']} over {r['hands']} hands seen "
           f"({r['snapshots'] / max(r['hands'], 1):.2f} per hand; the clients request what the "
           f"browser page requests)")

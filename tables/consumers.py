@@ -129,7 +129,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self.scope, self.channel_layer, self.base_send = scope, None, send
-        self.bucket = TokenBucket()
+        self.bucket, self.closed = TokenBucket(), False
         try:
             while True:
                 await self.dispatch(await receive())
@@ -146,6 +146,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def ended(self) -> None:
         """Called once when the consumer stops, however it stops."""
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                   close: bool = False) -> None:
+        """Send a frame. A socket that closed meanwhile is not an error (its disconnect is on
+        its way): the reply to a message whose sender just left is dropped quietly."""
+        if self.closed:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Exception as e:  # the server refuses to write to a closed connection
+            self.closed = True
+            logger.debug("%s: socket closed before a frame was sent: %s", type(self).__name__, e)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
@@ -360,13 +372,8 @@ class TableConsumer(RoomConsumer):
     async def send_frame(self, frame: str | None) -> None:
         """Send a frame already encoded by the broadcaster (`groups.event_frame`). A socket
         that closed meanwhile is not an error: its disconnect is on its way."""
-        if self.closed or frame is None:
-            return
-        try:
-            await self.base_send({"type": "websocket.send", "text": frame})
-        except Exception as e:  # the server refuses to write to a closed connection
-            self.closed = True
-            logger.debug("table %s: socket closed before an event was sent: %s", self.table_id, e)
+        if frame is not None:
+            await self.send(text_data=frame)
 
     def forget_delivered(self) -> None:
         if self.version is not None:

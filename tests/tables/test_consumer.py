@@ -453,9 +453,11 @@ async def test_through_the_real_asgi_stack_cookies_identify_the_player(
         await comm.disconnect()
 
 
-async def test_an_event_for_a_socket_that_just_closed_is_dropped_quietly():
-    """A broadcast can reach a consumer after its socket closed but before the disconnect is
-    handled: the server refuses the write; the consumer notes it and sends nothing more."""
+async def test_an_event_or_a_reply_for_a_socket_that_just_closed_is_dropped_quietly():
+    """A broadcast, or the `done` answering a money request, can reach a consumer after its
+    socket closed but before the disconnect is handled: the server refuses the write; the
+    consumer notes it and sends nothing more (no error logged, no crash of the socket's
+    task)."""
     from tables.consumers import TableConsumer
 
     consumer = TableConsumer()
@@ -469,6 +471,7 @@ async def test_an_event_for_a_socket_that_just_closed_is_dropped_quietly():
     consumer.base_send = closed_socket
     await consumer.send_frame('{"type": "event", "version": 1, "event": {}}')
     await consumer.send_frame('{"type": "event", "version": 2, "event": {}}')
+    await consumer.send_json({"type": "done", "request_id": "r-1"})
 
     assert consumer.closed
     assert writes == [{"type": "websocket.send", "text": '{"type": "event", "version": 1, "event": {}}'}]
