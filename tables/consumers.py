@@ -159,6 +159,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.closed = True
             logger.debug("%s: socket closed before a frame was sent: %s", type(self).__name__, e)
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # (AsyncJsonWebsocketConsumer's own send_json goes past `send` above, to its parent's.)
+        await self.send(text_data=await self.encode_json(content), close=close)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
