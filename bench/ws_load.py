@@ -222,7 +222,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
     while any(b.seat is None for b in bots) and time.monotonic() - seating_started < 120:
         await asyncio.sleep(0.1)
     seated_after = time.monotonic() - seating_started
-    unseated = Counter(b.result.last_error or "no answer" for b in bots if b.seat is None)
+    unseated = Counter(b.result.last_error or _waiting_for(b) for b in bots if b.seat is None)
     window["start"] = time.monotonic() + spec["warmup"]  # hands are under way: steady state
     window["end"] = window["start"] + spec["seconds"]
     await asyncio.sleep(window["end"] - time.monotonic())
@@ -241,6 +241,19 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
             "unseated": dict(unseated),
             "window": (window["start"], window["end"]), "hands": len(hands),
             "snapshots": sum(b.result.snapshot_requests for b in bots)}
+
+
+def _waiting_for(bot: Any) -> str:
+    """What a bot that got no seat (and no error) is still waiting for."""
+    if getattr(bot, "ws", None) is None:
+        return "no connection"
+    if bot.version is None:
+        return "no snapshot"
+    if bot.asked_from is not None:
+        return "the answer to hello (a gap)"
+    if bot.sit_asked is not None:
+        return "the answer to sit"
+    return "nothing asked"
 
 
 class CpuMeter:

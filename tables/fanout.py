@@ -35,6 +35,9 @@ class Hub:
         self.subscribed: dict[str, asyncio.Future] = {}  # done once Redis confirmed it
         self.groups: dict[str, str] = {}  # Redis channel → group, for the groups subscribed
         self.pubsub: Any = None
+        # One (un)subscribe at a time: redis-py's PubSub opens its connection on first use,
+        # and two first uses at once open two, leaving the other's subscriptions unread.
+        self.commands = asyncio.Lock()
         self.reader: asyncio.Task | None = None
         self.heartbeat = asyncio.get_running_loop().create_task(self.beat())
 
@@ -46,9 +49,10 @@ class Hub:
             ready = self.subscribed[group] = asyncio.get_running_loop().create_future()
             self.groups[channel_of(group)] = group
             try:
-                if self.pubsub is None:
-                    self.pubsub = async_client().pubsub()
-                await self.pubsub.subscribe(channel_of(group))
+                async with self.commands:
+                    if self.pubsub is None:
+                        self.pubsub = async_client().pubsub()
+                    await self.pubsub.subscribe(channel_of(group))
             except BaseException as e:
                 del self.subscribed[group], self.groups[channel_of(group)]
                 ready.set_exception(e)
@@ -69,7 +73,8 @@ class Hub:
             ready = self.subscribed.pop(group, None)
             self.groups.pop(channel_of(group), None)
             if ready is not None and self.pubsub is not None:
-                await self.pubsub.unsubscribe(channel_of(group))
+                async with self.commands:
+                    await self.pubsub.unsubscribe(channel_of(group))
 
     async def beat(self) -> None:
         """Keep this process's liveness key in Redis (tables/services/presence.py): sockets it

@@ -75,3 +75,20 @@ async def test_a_member_that_fails_does_not_stop_the_others():
     await until(lambda: len(working.got) == 2)
     await hub.leave("table-44", broken)
     await hub.leave("table-44", working)
+
+
+async def test_many_sockets_joining_a_fresh_hub_at_once_all_get_their_groups():
+    """A server that just started (or restarted) and a room full of players reconnecting: the
+    first subscriptions all happen at once. They must share the hub's one Redis connection
+    (redis-py's PubSub opens it on first use, and two first uses at once used to open two,
+    stranding the subscriptions made on the other: those sockets never got their events and
+    their handshakes timed out)."""
+    hub = fanout.Hub()
+    members = {f"table-{500 + n}": Member() for n in range(40)}
+    async with asyncio.timeout(10):
+        await asyncio.gather(*(hub.join(group, m) for group, m in members.items()))
+    for group in members:
+        await publish(group, {"type": "table.events", "group": group})
+    await until(lambda: all(m.got for m in members.values()))
+    for group, member in members.items():
+        await hub.leave(group, member)
