@@ -5,8 +5,8 @@
   the TCP connection (autobahn's default, `failByDrop`), so the client can tell the user what
   happened;
 * TCP endpoints listen with a backlog of `BACKLOG` connections (Twisted's default is 50): when
-  hundreds of players connect at once — a restart, a network blip — the rest of a 50-deep queue
-  is refused and their handshakes fail (the load benchmark lost 30 of 600 sockets that way).
+  hundreds of players connect at once — a restart, a network blip — connections beyond a
+  50-deep queue wait for the kernel to retry or are refused.
 
     python -m pokerroom.serve [daphne's arguments]
 
