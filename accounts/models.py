@@ -40,7 +40,7 @@ class User(AbstractUser):
                 check_display_name(self.display_name, user_pk=self.pk, staff=self.is_staff)
             except ValidationError as e:
                 errors["display_name"] = e
-        if self._state.adding and self.username:
+        if self.pk is None and self.username:  # a new account
             try:
                 check_new_username(self.username, staff=self.is_staff)
             except ValidationError as e:

@@ -233,19 +233,27 @@ def idempotent_run(
 
 
 def _claim(*, key: str, operation: str, fingerprint: str) -> int | None:
-    """Insert the idempotency record unless its key exists: the new record's id, or None. One
-    statement (INSERT ... ON CONFLICT DO NOTHING, PostgreSQL and SQLite 3.35+): a concurrent
-    claim of the same key waits for the first to commit (then finds it) or roll back."""
-    meta = IdempotencyRecord._meta
-    values = {"key": key, "operation": operation, "fingerprint": fingerprint, "result": {},
-              "created_at": timezone.now()}
-    table, key_column, pk, *columns = sql_names(IdempotencyRecord, "key", "id", *values)
+    """Insert the idempotency record unless its key exists: the new record's id, or None."""
+    return insert_unless_exists(
+        IdempotencyRecord, {"key": key, "operation": operation, "fingerprint": fingerprint,
+                            "result": {}, "created_at": timezone.now()}, conflict=("key",))
+
+
+def insert_unless_exists(model: type[Model], values: dict[str, Any],
+                         conflict: Sequence[str]) -> int | None:
+    """Insert a row of `model` ({field name: value}) unless one with the same `conflict`
+    fields exists: the new row's id, or None. One statement (INSERT ... ON CONFLICT DO
+    NOTHING, PostgreSQL and SQLite 3.35+); a concurrent insert of the same key waits for the
+    first to commit (then finds it) or roll back."""
+    meta = model._meta
+    table, pk, *columns = sql_names(model, meta.pk.name, *values, *conflict)
+    columns, keys = columns[:len(values)], columns[len(values):]
     params = [meta.get_field(name).get_db_prep_save(value, connection)
               for name, value in values.items()]
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-            f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({key_column})"
+            f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({', '.join(keys)})"
             f" DO NOTHING RETURNING {pk}", params)
         row = cursor.fetchone()
     return row[0] if row is not None else None

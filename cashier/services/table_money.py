@@ -36,6 +36,7 @@ from cashier.services.ledger import (
     escrow_account,
     escrow_lookup,
     idempotent_run,
+    insert_unless_exists,
     ledger_post,
     sql_names,
     system_lookup,
@@ -362,27 +363,14 @@ def _settle(table: TableConfig, hand_id: str, clean: dict[int, int], fields: dic
 
 def _settlement_claim(*, table: TableConfig, hand_id: str, deltas: dict[str, int],
                       rake: int) -> HandSettlement | None:
-    """Insert the hand's settlement unless one exists (INSERT ... ON CONFLICT DO NOTHING, one
-    statement, PostgreSQL and SQLite 3.35+): the new row, or None."""
-    row = HandSettlement(table=table, hand_id=hand_id, deltas=deltas, rake=rake,
-                         created_at=timezone.now())
-    names = ("table", "hand_id", "deltas", "rake", "created_at")
-    quoted, pk, *columns = sql_names(HandSettlement, "id", *names)
-    meta = HandSettlement._meta
-    params = [meta.get_field(n).get_db_prep_save(getattr(row, meta.get_field(n).attname),
-                                                 connection) for n in names]
-    table_column, hand_column = columns[0], columns[1]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quoted} ({', '.join(columns)}) VALUES "
-            f"({', '.join(['%s'] * len(columns))}) ON CONFLICT ({table_column}, {hand_column}) "
-            f"DO NOTHING RETURNING {pk}", params)
-        found = cursor.fetchone()
-    if found is None:
+    """Insert the hand's settlement unless one exists: the new row, or None."""
+    values = {"table": table.pk, "hand_id": hand_id, "deltas": deltas, "rake": rake,
+              "created_at": timezone.now()}
+    pk = insert_unless_exists(HandSettlement, values, conflict=("table", "hand_id"))
+    if pk is None:
         return None
-    row.pk = found[0]
-    row._state.adding = False
-    return row
+    return HandSettlement(pk=pk, table=table, hand_id=hand_id, deltas=deltas, rake=rake,
+                          created_at=values["created_at"])
 
 
 def _settlement_repeat(first: HandSettlement,
