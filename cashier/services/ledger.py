@@ -41,6 +41,7 @@ from pokerroom import metrics
 from tables.models import TableConfig
 
 Legs = Sequence[tuple[LedgerAccount, int]]
+Statement = tuple[str, list[Any]]  # SQL and its parameters
 
 
 # Accounts -------------------------------------------------------------------------------------
@@ -86,12 +87,16 @@ def system_lookup(*, kind: str, currency: str) -> AccountLookup:
     return (kind, currency, None, None)
 
 
-def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
-    """The accounts of `lookups`, in that order, read in one query (without row locks) and
-    created on first use, as `_account_get_or_create` does for one. (Fixed SQL: a hand's
-    settlement and every top-up run it, and the ORM compiled the OR of lookups anew.)"""
+def accounts_find(lookups: Sequence[AccountLookup], *, lock: bool = False) -> list[LedgerAccount]:
+    """The accounts of `lookups`, in that order, read in one query and created on first use,
+    as `_account_get_or_create` does for one. (Fixed SQL: a hand's settlement and every
+    top-up run it, and the ORM compiled the OR of lookups anew.)
+
+    `lock`: take lock step 3 in the same query (as `accounts_lock` does: ascending id, FOR NO
+    KEY UPDATE). An account created here on first use is locked after the others; a new row
+    is nobody else's to wait for but a concurrent creator's, whose INSERT ours waits on."""
     names = ("kind", "currency", "user", "table")
-    table, *columns = sql_names(LedgerAccount, *names)
+    table, pk, *columns = sql_names(LedgerAccount, "id", *names)
     column = dict(zip(names, columns, strict=True))
     clauses, params = [], []
     for lookup in lookups:
@@ -103,11 +108,22 @@ def accounts_find(lookups: Sequence[AccountLookup]) -> list[LedgerAccount]:
                 parts.append(f"{column[name]} = %s")
                 params.append(value)
         clauses.append(f"({' AND '.join(parts)})")
-    found = {(a.kind, a.currency, a.user_id, a.table_id): a for a in LedgerAccount.objects.raw(
-        f"SELECT * FROM {table} WHERE {' OR '.join(clauses)}", params)}
-    return [found.get(lookup) or _account_get_or_create(
+    sql = f"SELECT * FROM {table} WHERE {' OR '.join(clauses)}"
+    if lock:
+        sql += f" ORDER BY {pk}{_for_no_key_update()}"
+    found = {(a.kind, a.currency, a.user_id, a.table_id): a
+             for a in LedgerAccount.objects.raw(sql, params)}
+    created = {lookup: _account_get_or_create(
         **dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True)))
-        for lookup in lookups]
+        for lookup in lookups if lookup not in found}
+    if lock and created:
+        fresh = accounts_lock(created.values())
+        created = {lookup: fresh[account.pk] for lookup, account in created.items()}
+    return [found.get(lookup) or created[lookup] for lookup in lookups]
+
+
+def _for_no_key_update() -> str:
+    return " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
 
 
 def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
@@ -118,10 +134,9 @@ def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]
     transaction already holds the write lock.)"""
     ids = sorted({account.pk for account in accounts})
     table, pk = sql_names(LedgerAccount, "id")
-    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
     rows = LedgerAccount.objects.raw(
         f"SELECT * FROM {table} WHERE {pk} IN "
-        f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{lock}", ids)
+        f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{_for_no_key_update()}", ids)
     return {row.pk: row for row in rows}
 
 
@@ -140,12 +155,18 @@ def ledger_post(
     user: Any = None,
     table: TableConfig | int | None = None,
     memo: str = "",
+    link: tuple[type[Model], int, str] | None = None,
+    also: Sequence[Statement] = (),
 ) -> LedgerTransaction:
     """Write one balanced transaction and move the balances.
 
     Needs: every account in `legs` locked by `accounts_lock` in this transaction (the instances
     passed carry the balances read under that lock). Legs on the same account are merged.
-    Raises CashierError `insufficient_funds` if a non-world account would go below zero."""
+    Raises CashierError `insufficient_funds` if a non-world account would go below zero.
+    `link` (model, primary key, foreign key field): a row that records the new transaction.
+    `also`: writes of the caller's (whose results nobody reads, on rows other than these) sent
+    with the posting. On PostgreSQL all of it is one statement (a hand's settlement posts its
+    rake on every raked hand); elsewhere one statement per write."""
     by_account: dict[int, int] = defaultdict(int)
     accounts: dict[int, LedgerAccount] = {}
     for account, amount in legs:
@@ -165,37 +186,87 @@ def ledger_post(
                 f"Insufficient balance: {money_format(account.balance, currency)} available, "
                 f"{money_format(-amount, currency)} needed.",
             )
-    tx = LedgerTransaction.objects.create(
+    tx = LedgerTransaction(
         kind=kind, currency=currency, entry_count=len(entries), memo=memo,
         user_id=getattr(user, "pk", user), table_id=getattr(table, "pk", table),
+        created_at=timezone.now(),
     )
-    LedgerEntry.objects.bulk_create(
-        [LedgerEntry(transaction=tx, account=account, amount=amount) for account, amount in entries]
-    )
-    amounts_add(LedgerAccount, "balance", {account.pk: amount for account, amount in entries})
+    balances = amounts_add_statement(
+        LedgerAccount, "balance", {account.pk: amount for account, amount in entries})
+    if connection.vendor == "postgresql":
+        tx.pk = _post_in_one_statement(tx, entries, balances, link, also)
+    else:
+        tx.save(force_insert=True)
+        LedgerEntry.objects.bulk_create([LedgerEntry(transaction=tx, account=account,
+                                                     amount=amount) for account, amount in entries])
+        with connection.cursor() as cursor:
+            for sql, params in [balances, *also]:
+                cursor.execute(sql, params)
+        if link is not None:
+            model, pk, field = link
+            model.objects.filter(pk=pk).update(**{field: tx})
     for account, amount in entries:
         account.balance += amount
     transaction.on_commit(metrics.LEDGER_TRANSACTIONS.labels(kind).inc)
     return tx
 
 
-def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
+def _post_in_one_statement(tx: LedgerTransaction, entries: list[tuple[LedgerAccount, int]],
+                           balances: Statement, link: tuple[type[Model], int, str] | None,
+                           also: Sequence[Statement]) -> int:
+    """The transaction, its entries, the balances, the link and `also` as one data-modifying
+    WITH (PostgreSQL runs every part to completion whether read or not): the new id."""
+    tx_names = ["kind", "currency", "entry_count", "user", "table", "memo", "created_at"]
+    tx_table, tx_pk, *tx_columns = sql_names(LedgerTransaction, "id", *tx_names)
+    tx_params = [LedgerTransaction._meta.get_field(name).get_db_prep_save(
+        getattr(tx, LedgerTransaction._meta.get_field(name).attname), connection)
+        for name in tx_names]
+    entry_table, entry_tx, entry_account, entry_amount = sql_names(
+        LedgerEntry, "transaction", "account", "amount")
+    parts = [
+        f"t AS (INSERT INTO {tx_table} ({', '.join(tx_columns)}) VALUES "
+        f"({', '.join(['%s'] * len(tx_columns))}) RETURNING {tx_pk})",
+        f"e AS (INSERT INTO {entry_table} ({entry_tx}, {entry_account}, {entry_amount}) "
+        f"SELECT t.{tx_pk}, u.a, u.m FROM t, UNNEST(%s::bigint[], %s::bigint[]) AS u(a, m))",
+        f"b AS ({balances[0]})",
+    ]
+    params: list[Any] = [*tx_params, [a.pk for a, _ in entries], [m for _, m in entries],
+                         *balances[1]]
+    if link is not None:
+        model, pk, field = link
+        table, column, key = sql_names(model, field, model._meta.pk.name)
+        parts.append(f"l AS (UPDATE {table} SET {column} = (SELECT {tx_pk} FROM t) "
+                     f"WHERE {key} = %s)")
+        params.append(pk)
+    for n, (sql, more) in enumerate(also):
+        parts.append(f"w{n} AS ({sql})")
+        params.extend(more)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(parts)} SELECT {tx_pk} FROM t", params)
+        return cursor.fetchone()[0]
+
+
+def amounts_add_statement(model: type[Model], name: str, amounts: dict[int, int]) -> Statement:
     """Add to field `name` of several rows in one UPDATE (primary key → amount); the database
     adds to what is there. Needs the rows locked by the caller.
 
     Fixed SQL rather than the ORM's F() + Case/When: every hand's settlement, top-up and
     ledger posting runs it, and compiling that expression was most of its cost."""
-    if not amounts:
-        return
     table, column, pk = sql_names(model, name, model._meta.pk.name)
     ids = sorted(amounts)
     cases = " ".join(["WHEN %s THEN %s"] * len(ids))
     params: list[int] = [n for pk_value in ids for n in (pk_value, amounts[pk_value])]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {column} = {column} + "
-            f"CAST(CASE {pk} {cases} END AS bigint) "
+    return (f"UPDATE {table} SET {column} = {column} + CAST(CASE {pk} {cases} END AS bigint) "
             f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", [*params, *ids])
+
+
+def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
+    """`amounts_add_statement`, run."""
+    if not amounts:
+        return
+    sql, params = amounts_add_statement(model, name, amounts)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 # Idempotency ----------------------------------------------------------------------------------

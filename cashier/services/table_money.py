@@ -31,16 +31,14 @@ from cashier.models import (
 from cashier.money import money_format
 from cashier.services.ledger import (
     accounts_find,
-    accounts_lock,
     amounts_add,
-    escrow_account,
+    amounts_add_statement,
     escrow_lookup,
     idempotent_run,
     insert_unless_exists,
     ledger_post,
     sql_names,
     system_lookup,
-    wallet_account,
     wallet_lookup,
 )
 from cashier.services.responsible import exclusion_check
@@ -70,11 +68,9 @@ class _MoneyIn:
         self.table = seat.table
         self.player = seat.player_id
         exclusion_check(user=self.player, action=action)
-        wallet, escrow = accounts_find([wallet_lookup(user_id=self.player,
-                                                      currency=self.table.currency),
-                                        escrow_lookup(table=self.table)])
-        locked = accounts_lock([wallet, escrow])
-        self.wallet, self.escrow = locked[wallet.pk], locked[escrow.pk]
+        self.wallet, self.escrow = accounts_find(
+            [wallet_lookup(user_id=self.player, currency=self.table.currency),
+             escrow_lookup(table=self.table)], lock=True)
         self.seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
         self.on_table = self.seat.chips + _pending_top_ups(seat.pk)
 
@@ -193,7 +189,7 @@ def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:
     waiting = _pending_top_ups_at(table.pk)
     if not waiting:
         return []
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # nothing is caught: the caller's is the unit
         return _top_ups_apply(table, waiting)
 
 
@@ -213,9 +209,8 @@ def _top_ups_apply(table: TableConfig, waiting: list[tuple[int, int, int]]) -> l
     players = sorted({player_id for _, _, player_id in waiting})
     escrow, *wallet_rows = accounts_find([
         escrow_lookup(table=table),
-        *[wallet_lookup(user_id=pk, currency=table.currency) for pk in players]])
+        *[wallet_lookup(user_id=pk, currency=table.currency) for pk in players]], lock=True)
     wallets = dict(zip(players, wallet_rows, strict=True))
-    locked = accounts_lock([escrow, *wallet_rows])
     seats = {
         s.pk: s for s in Seat.objects.select_for_update(no_key=True)
         .filter(pk__in=sorted({seat_id for _, seat_id, _ in waiting})).order_by("pk")
@@ -236,11 +231,11 @@ def _top_ups_apply(table: TableConfig, waiting: list[tuple[int, int, int]]) -> l
             ledger_post(
                 kind=TransactionKind.TOP_UP_REFUND, currency=table.currency,
                 user=row.player_id, table=table, memo="Above the maximum buy-in at hand start",
-                legs=[(locked[escrow.pk], -refund), (locked[wallets[row.player_id].pk], refund)],
+                legs=[(escrow, -refund), (wallets[row.player_id], refund)],
             )
         row.status = TopUpStatus.APPLIED if row.applied_amount else TopUpStatus.REFUNDED
         row.settled_at = now
-        row.save(update_fields=["applied_amount", "status", "settled_at"])
+    PendingTopUp.objects.bulk_update(rows, ["applied_amount", "status", "settled_at"])
     amounts_add(Seat, "chips", {seat_id: amount for seat_id, amount in added.items() if amount})
     return rows
 
@@ -253,10 +248,9 @@ def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
 
     def apply() -> dict[str, Any]:
         table = TableConfig.objects.get(pk=seat.table_id)
-        player = seat.player
-        wallet = wallet_account(user=player, currency=table.currency)
-        escrow = escrow_account(table=table)
-        locked = accounts_lock([wallet, escrow])
+        player = seat.player_id
+        wallet, escrow = accounts_find([wallet_lookup(user_id=player, currency=table.currency),
+                                        escrow_lookup(table=table)], lock=True)
         current = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
         top_ups = list(
             PendingTopUp.objects.select_for_update()
@@ -267,7 +261,7 @@ def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
         if amount:
             tx = ledger_post(
                 kind=TransactionKind.CASH_OUT, currency=table.currency, user=player, table=table,
-                legs=[(locked[escrow.pk], -amount), (locked[wallet.pk], amount)],
+                legs=[(escrow, -amount), (wallet, amount)],
             )
         now = timezone.now()
         for row in top_ups:
@@ -275,7 +269,7 @@ def cash_out(*, seat: Seat, idempotency_key: str) -> CashOut:
             row.save(update_fields=["status", "settled_at"])
         Seat.objects.filter(pk=seat.pk).update(chips=0)
         record = CashOut.objects.create(
-            table=table, player=player, amount=current.chips, transaction=tx
+            table=table, player_id=player, amount=current.chips, transaction=tx
         )
         return {"cash_out_id": record.pk}
 
@@ -309,7 +303,9 @@ def settle_hand(
     Refusals come before any write: `unbalanced_hand` (sum(deltas) + rake != 0 or rake < 0),
     `unknown_seat`, `negative_stack`. The rake's memo names the table's own hand number
     ("Hand #12"): `hand_number` if given, else looked up from the Hand row `hand_id` names.
-    Every hand ends with one, so it is kept short: three statements, four more with rake.
+    Every hand ends with one, so it is kept short: three statements (the seats' lock, the
+    claim, the stacks); with rake one more for the accounts' lock, and the stacks travel with
+    the posting (`ledger_post`'s `also`).
     Locks: escrow + house (ascending id) when there is rake, then the seats (ascending id)."""
     clean = {int(seat_id): int(delta) for seat_id, delta in deltas.items()}
     if rake < 0 or sum(clean.values()) + rake != 0:
@@ -331,8 +327,7 @@ def _settle(table: TableConfig, hand_id: str, clean: dict[int, int], fields: dic
     rake = fields["rake"]
     if rake:  # lock order: accounts before seats
         escrow, house = accounts_find([escrow_lookup(table=table), system_lookup(
-            kind=AccountKind.HOUSE, currency=table.currency)])
-        locked = accounts_lock([escrow, house])
+            kind=AccountKind.HOUSE, currency=table.currency)], lock=True)
     seats = list(
         Seat.objects.select_for_update(no_key=True).filter(pk__in=sorted(clean), table=table)
         .order_by("pk").only("pk", "number", "chips")
@@ -350,14 +345,17 @@ def _settle(table: TableConfig, hand_id: str, clean: dict[int, int], fields: dic
     row = _settlement_claim(table=table, hand_id=hand_id, **fields)
     if row is None:
         return _settlement_repeat(HandSettlement.objects.get(table=table, hand_id=hand_id), fields)
-    amounts_add(Seat, "chips", {pk: delta for pk, delta in clean.items() if delta})
-    if rake:
-        row.transaction = ledger_post(
-            kind=TransactionKind.RAKE, currency=table.currency, table=table,
-            legs=[(locked[escrow.pk], -rake), (locked[house.pk], rake)],
-            memo=_rake_memo(table=table, hand_id=hand_id, hand_number=hand_number),
-        )
-        HandSettlement.objects.filter(pk=row.pk).update(transaction=row.transaction)
+    stacks = {pk: delta for pk, delta in clean.items() if delta}
+    if not rake:
+        amounts_add(Seat, "chips", stacks)
+        return row
+    row.transaction = ledger_post(  # the stacks and the settlement's link travel with it
+        kind=TransactionKind.RAKE, currency=table.currency, table=table,
+        legs=[(escrow, -rake), (house, rake)],
+        memo=_rake_memo(table=table, hand_id=hand_id, hand_number=hand_number),
+        link=(HandSettlement, row.pk, "transaction"),
+        also=[amounts_add_statement(Seat, "chips", stacks)] if stacks else [],
+    )
     return row
 
 

@@ -65,8 +65,9 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         for event in auto_top_ups_request(table=table):  # standing orders, then every top-up
             log.add(event)
         applied = apply_top_ups(table=table)
-        seats = list(Seat.objects.select_for_update().filter(table=table)
-                     .select_related("player").order_by("pk"))
+        # The seats only: FOR UPDATE would otherwise lock the joined players' user rows too.
+        seats = list(Seat.objects.select_for_update(no_key=True, of=("self",))
+                     .filter(table=table).select_related("player").order_by("pk"))
         if applied:
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)

@@ -228,3 +228,53 @@ def test_accounts_find_reads_several_accounts_at_once_and_opens_missing_ones(mak
                                                                             None, None)
     assert (escrow.kind, escrow.table_id) == (AccountKind.ESCROW, table.pk)
     assert [a.pk for a in accounts_find([escrow_lookup(table=table)])] == [escrow.pk]
+
+
+def test_accounts_find_with_lock_locks_what_it_finds_and_what_it_opens(make_player):
+    from cashier.services.ledger import accounts_find, system_lookup, wallet_lookup
+
+    ann = make_player("ann", real=5_000)
+    assert not LedgerAccount.objects.filter(kind=AccountKind.HOUSE, currency="REAL").exists()
+    with transaction.atomic():
+        house, wallet = accounts_find([system_lookup(kind=AccountKind.HOUSE, currency="REAL"),
+                                       wallet_lookup(user_id=ann.pk, currency=Currency.REAL)],
+                                      lock=True)  # in the order asked for, the new one too
+    assert (wallet.user_id, wallet.balance) == (ann.pk, 5_000)
+    assert (house.kind, house.currency, house.balance) == (AccountKind.HOUSE, "REAL", 0)
+
+
+def test_a_posting_can_carry_a_link_to_it_and_the_callers_own_writes(make_player, make_table):
+    """What a raked hand's settlement does in one statement on PostgreSQL: the rake's
+    transaction, its entries, both balances, the settlement's link and the stacks."""
+    from cashier.models import HandSettlement
+    from cashier.services.ledger import (
+        accounts_find,
+        amounts_add_statement,
+        escrow_lookup,
+        system_lookup,
+    )
+    from tables.models import Seat
+
+    ann = make_player("ann", real=5_000)
+    table = make_table()
+    seat = Seat.objects.create(table=table, player=ann, number=1, chips=0)
+    settled = HandSettlement.objects.create(table=table, hand_id="7", deltas={}, rake=0)
+    with transaction.atomic():
+        world, escrow = accounts_find([
+            system_lookup(kind=AccountKind.WORLD, currency="REAL"), escrow_lookup(table=table)],
+            lock=True)
+        tx = ledger_post(kind="transfer", currency=Currency.REAL,
+                         legs=[(world, -300), (escrow, 300)], memo="worked example",
+                         link=(HandSettlement, settled.pk, "transaction"),
+                         also=[amounts_add_statement(Seat, "chips", {seat.pk: 300})])
+
+    stored = LedgerTransaction.objects.get(pk=tx.pk)
+    assert (stored.memo, stored.entry_count, tx.created_at) == ("worked example", 2,
+                                                                stored.created_at)
+    assert sorted(stored.entries.values_list("account_id", "amount")) == sorted(
+        [(world.pk, -300), (escrow.pk, 300)])
+    assert LedgerAccount.objects.get(pk=escrow.pk).balance == escrow.balance == 300
+    settled.refresh_from_db()
+    seat.refresh_from_db()
+    assert (settled.transaction_id, seat.chips) == (tx.pk, 300)
+    assert ledger_audit().ok  # the escrow holds exactly the seat's chips
