@@ -148,6 +148,9 @@ def sync_client() -> redis.Redis:
     return _sync
 
 
+HEALTH_CHECK_SECONDS = 30  # an idle connection is pinged before its next use after this long
+
+
 def async_client() -> redis.asyncio.Redis:
     """This event loop's client (a server has one loop; tests start one per test). Reads never
     time out: an idle table's subscription stays open."""
@@ -157,5 +160,5 @@ def async_client() -> redis.asyncio.Redis:
         for old in [old for old in _async if old.is_closed()]:
             del _async[old]
         found = _async[loop] = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=None, health_check_interval=30)
+            settings.REDIS_URL, socket_timeout=None, health_check_interval=HEALTH_CHECK_SECONDS)
     return found
