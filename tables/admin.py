@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from cashier.admin import ReadOnlyAdmin
 from cashier.money import money_format
 from tables import chat_admin  # noqa: F401  (registers the chat models)
 from tables.forms import TableConfigForm
@@ -112,18 +113,12 @@ class TableConfigAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):  # seats move money: the services only
     list_display = ("table", "number", "player", "stack", "status")
     list_filter = ("table", "status")
     list_select_related = ("table", "player")
     fields = ("table", "number", "player", "stack", "status", "time_bank", "created_at")
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None) -> bool:  # seats move money: services only
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="Chips")
     def stack(self, seat: Seat) -> str:
@@ -131,15 +126,12 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(HandSummary)
-class HandSummaryAdmin(admin.ModelAdmin):
+class HandSummaryAdmin(ReadOnlyAdmin):
     list_display = ("table", "finished_at", "pot_money", "players_dealt", "players_saw_flop")
     list_filter = ("table",)
     list_select_related = ("table",)
     fields = ("table", "finished_at", "pot_money", "players_dealt", "players_saw_flop")
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="Pot")
     def pot_money(self, summary: HandSummary) -> str:

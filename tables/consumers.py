@@ -313,7 +313,6 @@ class TableConsumer(RoomConsumer):
 
     async def _snapshot(self) -> None:
         metrics.SNAPSHOTS.inc()
-        metrics.SNAPSHOTS.inc()
         snap = await database_sync_to_async(table_snapshot)(
             table_id=self.table_id, user_id=self.user_id)
         self.version = snap["version"]
@@ -442,7 +441,6 @@ class TableConsumer(RoomConsumer):
             await self.send_json({k: v for k, v in done.items() if v is not None})
         else:
             await call(getattr(services, NO_ARGS[kind]))(**ids)
-
 
     async def chat_message(self, kind: str, content: dict[str, Any]) -> None:
         """`chat` {text}: say a line (its `chat` event is the answer); `mute` {player_id,

@@ -218,9 +218,8 @@ def _post_in_one_statement(tx: LedgerTransaction, entries: list[tuple[LedgerAcco
     WITH (PostgreSQL runs every part to completion whether read or not): the new id."""
     tx_names = ["kind", "currency", "entry_count", "user", "table", "memo", "created_at"]
     tx_table, tx_pk, *tx_columns = sql_names(LedgerTransaction, "id", *tx_names)
-    tx_params = [LedgerTransaction._meta.get_field(name).get_db_prep_save(
-        getattr(tx, LedgerTransaction._meta.get_field(name).attname), connection)
-        for name in tx_names]
+    tx_fields = [LedgerTransaction._meta.get_field(name) for name in tx_names]
+    tx_params = [f.get_db_prep_save(getattr(tx, f.attname), connection) for f in tx_fields]
     entry_table, entry_tx, entry_account, entry_amount = sql_names(
         LedgerEntry, "transaction", "account", "amount")
     parts = [

@@ -35,16 +35,20 @@ from tests.tables.realroom import (  # noqa: F401  (fixtures)
 )
 
 
+def bots_run(room: str, table, **options) -> str:
+    """`manage.py bots` against the room: its summary (printed too, for a failing test)."""
+    out = io.StringIO()
+    try:
+        call_command("bots", table=table.pk, url=room, stdout=out, **options)
+    finally:
+        print(out.getvalue())
+    return out.getvalue()
+
+
 def test_six_bots_play_thirty_hands_and_leave_with_the_ledger_balanced(room, make_table):
     table = make_table(name="Bots", structure="NL", lower_stake=2, max_seats=6,
                        hand_pause_seconds=0, action_seconds=5, countdown_seconds=5)
-    out = io.StringIO()
-    try:
-        call_command("bots", table=table.pk, players=6, hands=30, think=0, url=room, seed=1,
-                     timeout=240, stdout=out)
-    finally:
-        print(out.getvalue())
-    summary = out.getvalue()
+    summary = bots_run(room, table, players=6, hands=30, think=0, seed=1, timeout=240)
     assert "errors: none" in summary
     # like the browser page (tests/browser/test_table_events_browser.py): events are enough
     assert "snapshot requests: 0," in summary
@@ -60,13 +64,7 @@ def test_slow_bots_are_timed_out_sat_out_and_sit_in_again(room, make_table):
     out; they sit in again, so hands keep being dealt and the ledger still balances."""
     table = make_table(name="Slow bots", structure="NL", lower_stake=2, max_seats=2,
                        hand_pause_seconds=0, action_seconds=1, countdown_seconds=1)
-    out = io.StringIO()
-    try:
-        call_command("bots", table=table.pk, players=2, hands=3, think=3, url=room, seed=2,
-                     timeout=120, stdout=out)
-    finally:
-        print(out.getvalue())
-    summary = out.getvalue()
+    summary = bots_run(room, table, players=2, hands=3, think=3, seed=2, timeout=120)
     assert "errors: none" in summary
     assert "timeouts 0 " not in summary.splitlines()[0]  # the first bot was timed out
     assert HandSummary.objects.filter(table=table).count() >= 3
@@ -129,13 +127,7 @@ def test_bots_get_distinct_free_seats_and_the_summary_says_which(room, make_tabl
     services.seat_take(table_id=table.pk, user=human, number=1, amount=200,
                        idempotency_key="human-sits")
     services.sit_out(table_id=table.pk, user_id=human.pk)
-    out = io.StringIO()
-    try:
-        call_command("bots", table=table.pk, players=4, hands=3, think=0, url=room, seed=3,
-                     timeout=120, stdout=out)
-    finally:
-        print(out.getvalue())
-    summary = out.getvalue()
+    summary = bots_run(room, table, players=4, hands=3, think=0, seed=3, timeout=120)
     assert "errors: none" in summary and "seated: 4 of 4 bots" in summary
     in_db = bot_seats_in_the_database(table)
     assert sorted(in_db.values()) == [2, 3, 4, 5]
