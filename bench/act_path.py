@@ -59,7 +59,8 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
         return execute(sql, params, many, context)
 
     per_call: dict[str, list[int]] = {"mid-hand action": [], "hand-ending action": [],
-                                      "hand start": []}
+                                      "hand start": [], "top-up": []}
+    cpu_of: dict[str, float] = dict.fromkeys(per_call, 0.0)
     examples: dict[str, list[str]] = {}
 
     with connection.cursor() as cursor:
@@ -89,24 +90,34 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
                     events = services.act(
                         table_id=table_id, user_id=int(state.players[state.to_act].player_id),
                         action=action, amount=move.get("amount"), expected_version=version)
-                    cpu += time.process_time() - started
+                    spent = time.process_time() - started
+                    cpu += spent
                     kind = ("hand-ending action" if any(e["event"]["type"] == "hand_end"
                                                         for e in events) else "mid-hand action")
                     per_call[kind].append(count[0] - before)
+                    cpu_of[kind] += spent
                     examples.setdefault(kind, list(statements))
                     actions += 1
                     continue
                 low = [row[0] for row in look.execute(
                     "SELECT player_id FROM tables_seat WHERE table_id = %s AND chips < 4",
                     [table_id])]
-                started = time.process_time()
                 for player_id in low:  # busted: buy the table's minimum again
+                    started, before = time.process_time(), count[0]
+                    statements.clear()
                     services.seat_top_up(table_id=table_id, user_id=player_id, amount=80,
                                          idempotency_key=uuid.uuid4().hex)
-                before = count[0]
+                    spent = time.process_time() - started
+                    cpu += spent
+                    cpu_of["top-up"] += spent
+                    per_call["top-up"].append(count[0] - before)
+                    examples.setdefault("top-up", list(statements))
+                started, before = time.process_time(), count[0]
                 statements.clear()
                 services.hand_start(table_id=table_id, force=True)
-                cpu += time.process_time() - started
+                spent = time.process_time() - started
+                cpu += spent
+                cpu_of["hand start"] += spent
                 per_call["hand start"].append(count[0] - before)
                 examples.setdefault("hand start", list(statements))
                 played += 1
@@ -114,6 +125,7 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
     return {"actions": actions, "hands": played, "statements": count[0] / actions,
             "cpu_ms": 1000 * cpu / actions, "pg_ms": 1000 * pg / actions,
             "engine_ms": 1000 * engine_seconds / actions, "per_call": per_call,
+            "cpu_of": cpu_of,
             "examples": examples}
 
 
@@ -169,7 +181,8 @@ def main() -> int:
     for kind, counts in r["per_call"].items():
         if counts:
             print(f"  {kind}: {len(counts)} calls, SQL statements mean "
-                  f"{sum(counts) / len(counts):.2f}, max {max(counts)}")
+                  f"{sum(counts) / len(counts):.2f}, max {max(counts)}; Python CPU "
+                  f"{1000 * r['cpu_of'][kind] / len(counts):.2f} ms per call")
             if args.show_sql:
                 for sql in r["examples"][kind]:
                     print(f"      {' '.join(sql.split())[:160]}")

@@ -49,9 +49,11 @@ from cashier.services.table_money import (
     apply_top_ups,
     buy_in,
     cash_out,
+    pending_top_ups_sum,
     ratholing_minimum,
     settle_hand,
     top_up,
+    top_ups_join,
 )
 
 __all__ = [
@@ -73,6 +75,7 @@ __all__ = [
     "idempotent_run",
     "ledger_post",
     "ledger_transfer",
+    "pending_top_ups_sum",
     "play_money_grant",
     "play_money_reload",
     "ratholing_minimum",
@@ -82,6 +85,7 @@ __all__ = [
     "settle_hand",
     "system_account",
     "top_up",
+    "top_ups_join",
     "wallet_account",
     "withdrawal_approve",
     "withdrawal_cancel",

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -30,6 +32,7 @@ from cashier.models import (
 )
 from cashier.money import money_format
 from cashier.services.ledger import (
+    Statement,
     accounts_find,
     amounts_add,
     amounts_add_statement,
@@ -179,6 +182,43 @@ def top_up(*, seat: Seat, amount: int, idempotency_key: str) -> PendingTopUp:
         params={"seat": seat.pk, "amount": amount},
     )
     return created[0] if created else PendingTopUp.objects.get(pk=result["top_up_id"])
+
+
+def pending_top_ups_sum() -> Coalesce:
+    """A Seat annotation: the chips of its pending top-ups (for `top_ups_join`)."""
+    pending = (PendingTopUp.objects.filter(seat=OuterRef("pk"), status=TopUpStatus.PENDING)
+               .values("seat").annotate(total=Sum("amount")).values("total"))
+    return Coalesce(Subquery(pending), 0)
+
+
+def top_ups_join(*, table: TableConfig, seats: Sequence[Seat]) -> Statement | None:
+    """A hand starts: every seat's pending top-ups (`seat.pending`, annotated with
+    `pending_top_ups_sum` on seats the caller locked) join its stack. The chips move in memory
+    and the returned statement marks the top-ups applied: the caller saves the seats' `chips`
+    and runs the statement in the same transaction (no money moves in the ledger: the escrow
+    holds the chips since the top-up). None when nothing was pending.
+
+    A stack that grew meanwhile so that its top-ups no longer fit under the maximum takes the
+    full path instead (`apply_top_ups`, which refunds the excess through the ledger and writes
+    at once; the seats in memory follow). Needs the seats locked (lock step 4)."""
+    waiting = {s.pk: s for s in seats if s.pending}
+    if not waiting:
+        return None
+    if any(s.chips + s.pending > table.max_buy_in for s in waiting.values()):
+        for row in apply_top_ups(table=table):
+            if row.seat_id in waiting:
+                waiting[row.seat_id].chips += row.applied_amount or 0
+        return None
+    for seat in waiting.values():
+        seat.chips += seat.pending
+    name, seat_col, status, applied, amount, settled_at = sql_names(
+        PendingTopUp, "seat", "status", "applied_amount", "amount", "settled_at")
+    settled = PendingTopUp._meta.get_field("settled_at").get_db_prep_save(timezone.now(),
+                                                                         connection)
+    ids = sorted(waiting)
+    return (f"UPDATE {name} SET {status} = %s, {applied} = {amount}, {settled_at} = %s "
+            f"WHERE {status} = %s AND {seat_col} IN ({', '.join(['%s'] * len(ids))})",
+            [TopUpStatus.APPLIED.value, settled, TopUpStatus.PENDING.value, *ids])
 
 
 def apply_top_ups(*, table: TableConfig) -> list[PendingTopUp]:

@@ -9,6 +9,7 @@ from django.db.models import Model
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat, TableState
 from tables.services.rows import (
+    Statement,
     events_insert_statement,
     insert_statement,
     statements_run,
@@ -35,6 +36,7 @@ class EventLog:
         # new rows.
         self.saves: dict[tuple[type[Model], Any], tuple[Model, dict[str, Any]]] = {}
         self.inserts: list[Model] = []
+        self.writes: list[Statement] = []  # other services' writes (the cashier's)
 
     def add(self, event: dict[str, Any], *, owner: int | None = None) -> dict[str, Any]:
         """Record `event`, redacted (tables/events.py): fields only `owner` (a user id) may
@@ -58,6 +60,11 @@ class EventLog:
     def insert(self, obj: Model) -> None:
         """Insert `obj` (a new row nobody reads back the id of) with the events (`flush`)."""
         self.inserts.append(obj)
+
+    def write(self, statement: Statement) -> None:
+        """Send `statement` (a write nobody reads the result of, on rows this log does not
+        `save`) with the events (`flush`)."""
+        self.writes.append(statement)
 
     def last(self, kind: str) -> dict[str, Any] | None:
         """The public payload of the last event recorded so far if it is of `kind`."""
@@ -93,7 +100,8 @@ class EventLog:
             for name, value in values.items():
                 setattr(obj, obj._meta.get_field(name).attname, value)
             statements.append(update_statement(obj, list(values)))
-        self.saves, self.inserts = {}, []
+        statements += self.writes
+        self.saves, self.inserts, self.writes = {}, [], []
         if hand_fields:
             statements.append(update_statement(self.hand, hand_fields))
         if rows:

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from cashier.services import apply_top_ups
+from cashier.services import pending_top_ups_sum, top_ups_join
 from pokerroom import metrics
 from tables.engine import SeatIn, blind_seats, new_seed, next_button, start_hand
-from tables.models import Hand, Seat, SeatStatus, TableState
+from tables.models import AutoTopUp, Hand, Seat, SeatStatus, TableConfig, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
-from tables.services.rows import statements_run, update_statement
 from tables.services.steps import engine_step
 from tables.services.timebank import bank_count
 
@@ -45,14 +45,26 @@ def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | 
     return button, sorted(dealt, key=lambda s: s.number)
 
 
+def _seats_locked(table: TableConfig) -> list[Seat]:
+    """The table's seats with their players, locked (not the players' user rows), each with
+    its pending top-ups (`pending`) and whether its player has a standing top-up order
+    (`auto_top_up`): one statement for everything a hand start reads about them."""
+    orders = AutoTopUp.objects.filter(table=table, player=OuterRef("player"))
+    return list(Seat.objects.select_for_update(no_key=True, of=("self",))
+                .filter(table=table).select_related("player").order_by("pk")
+                .annotate(pending=pending_top_ups_sum(), auto_top_up=Exists(orders)))
+
+
 def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     """Deal the next hand if none runs, the pause is over (or `force`) and two can play.
 
-    Applies auto top-up orders and pending top-ups first, moves the button, posts blinds (and extra live big blinds),
-    deals from a fresh committed seed and marks sitting-out players who miss a blind (a
-    `status` event each: clients learn who owes a blind from the events). Seats dealt in
-    count the hand for their time bank's refill (`time_banks` event when a bank grew).
-    Locks: the table row, then the cashier's (top-ups), then the seats."""
+    Carries out standing top-up orders, then every pending top-up joins its stack; moves the
+    button, posts blinds (and extra live big blinds), deals from a fresh committed seed and
+    marks sitting-out players who miss a blind (a `status` event each: clients learn who owes
+    a blind from the events). Seats dealt in count the hand for their time bank's refill
+    (`time_banks` event when a bank grew). The seats' changes, the top-ups applied, the hand,
+    its events and the table row are written together (`EventLog.flush`).
+    Locks: the table row, then the seats (standing orders take the cashier's in between)."""
     with transaction.atomic():
         ts = table_lock(table_id)
         table = ts.table
@@ -62,13 +74,19 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         if not force and ts.next_hand_at is not None and ts.next_hand_at > now:
             return None
         log = EventLog(ts)
-        for event in auto_top_ups_request(table=table):  # standing orders, then every top-up
-            log.add(event)
-        applied = apply_top_ups(table=table)
-        # The seats only: FOR UPDATE would otherwise lock the joined players' user rows too.
-        seats = list(Seat.objects.select_for_update(no_key=True, of=("self",))
-                     .filter(table=table).select_related("player").order_by("pk"))
-        if applied:
+        seats = _seats_locked(table)
+        if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
+            for event in auto_top_ups_request(table=table):
+                log.add(event)
+            seats = _seats_locked(table)
+        chips = {s.pk: s.chips for s in seats}
+        applied = top_ups_join(table=table, seats=seats)
+        if applied is not None:
+            log.write(applied)
+        if any(s.chips != chips[s.pk] for s in seats):
+            for s in seats:
+                if s.chips != chips[s.pk]:
+                    log.save(s, ["chips"])
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)
         if picked is None:
@@ -88,7 +106,7 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         )
         ts.effects.count(metrics.HANDS_STARTED.inc)
         dealt_numbers = [s.number for s in dealt]
-        changed, owing = [], []
+        owing = []
         for s in seats:
             before = (s.post_bb, s.missed_blinds, s.status)
             if s in dealt:
@@ -98,17 +116,13 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
                     button, sorted([*dealt_numbers, s.number])):
                 s.missed_blinds = True
             if (s.post_bb, s.missed_blinds, s.status) != before:
-                changed.append(s)
+                log.save(s, ["post_bb", "missed_blinds", "status"])
                 if s not in dealt:
                     owing.append(s)
-        fields = {s.pk: ["post_bb", "missed_blinds", "status"] for s in changed}
         bank_fields, banks = bank_count(table, dealt)  # a time bank's hand count and refill
         if bank_fields:
             for s in dealt:
-                fields.setdefault(s.pk, []).extend(bank_fields)
-        if fields:  # usually none: regulars are already playing, owing nothing
-            statements_run([update_statement(s, fields[s.pk]) for s in seats
-                            if s.pk in fields])
+                log.save(s, bank_fields)
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
         log.hand = hand
         names = {s.number: s.player.table_name for s in dealt}

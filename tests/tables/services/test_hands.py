@@ -11,6 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cashier.audit import ledger_audit
+from cashier.models import PendingTopUp, TopUpStatus
+from cashier.services import settle_hand, wallet_account
 from tables import services
 from tables.engine import legal_actions
 from tables.models import Hand, HandEvent, HandSummary, Seat
@@ -265,3 +267,47 @@ def test_one_timer_is_queued_per_hand_while_it_fires_first(play_table, make_play
     assert [(t["version"], t["deadline"]) for t in fake_timers.timeouts] == [
         (first.version, first.deadline), (hand.version, hand.deadline)]
     assert live(play_table.pk)[1].version == hand.version  # nobody was acted for
+
+
+def test_top_ups_join_the_stacks_as_the_hand_starts_in_one_write(play_table, make_player, sit):
+    alice, bob = make_player("alice"), make_player("bob")
+    sit(play_table, alice, 1, 80)
+    sit(play_table, bob, 2, 80)
+    services.top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
+
+    with CaptureQueriesContext(connection) as queries:
+        hand = services.hand_start(table_id=play_table.pk, force=True)
+
+    if connection.vendor == "postgresql":
+        # BEGIN, lock the table row, read its last hand, read and lock the seats (with their
+        # pending top-ups and standing orders), insert the hand, then one write for the rest:
+        # the stacks, the top-ups applied, the hand's state, its events and the table row
+        assert len(queries) <= 7, [q["sql"][:120] for q in queries]
+    stacks = [e["stacks"] for e in hand_events(hand.pk) if e["type"] == "stacks"]
+    assert stacks == [{"1": 200, "2": 80}]  # the event says so before the blinds go in
+    assert {p["seat"]: p["start_stack"] for p in hand.state["players"]} == {1: 200, 2: 80}
+    top_up = PendingTopUp.objects.get()
+    assert (top_up.status, top_up.applied_amount) == (TopUpStatus.APPLIED, 120)
+    assert services.hand_start(table_id=play_table.pk, force=True) is None  # one at a time
+    assert ledger_audit().ok
+
+
+def test_a_top_up_that_no_longer_fits_takes_what_fits_and_refunds_the_rest(
+        play_table, make_player, sit):
+    alice, bob = make_player("alice"), make_player("bob")
+    seat = sit(play_table, alice, 1, 80)
+    other = sit(play_table, bob, 2, 200)
+    services.top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
+    # she wins 50 before the next hand: 130 + 120 would be above the maximum of 200
+    settle_hand(table=play_table, hand_id="won", deltas={seat.pk: 50, other.pk: -50}, rake=0)
+    wallet_before = wallet_account(user=alice, currency=play_table.currency).balance
+
+    hand = services.hand_start(table_id=play_table.pk, force=True)
+
+    assert {p["seat"]: p["start_stack"] for p in hand.state["players"]} == {1: 200, 2: 150}
+    top_up = PendingTopUp.objects.get()
+    assert (top_up.status, top_up.applied_amount) == (TopUpStatus.APPLIED, 70)
+    assert wallet_account(user=alice, currency=play_table.currency).balance == wallet_before + 50
+    assert [e["stacks"] for e in hand_events(hand.pk) if e["type"] == "stacks"] == [
+        {"1": 200, "2": 150}]
+    assert ledger_audit().ok
