@@ -53,6 +53,7 @@ from cashier.services.table_money import (
     ratholing_minimum,
     settle_hand,
     top_up,
+    top_up_claimed,
     top_ups_join,
 )
 
@@ -85,6 +86,7 @@ __all__ = [
     "settle_hand",
     "system_account",
     "top_up",
+    "top_up_claimed",
     "top_ups_join",
     "wallet_account",
     "withdrawal_approve",

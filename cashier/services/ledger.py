@@ -275,18 +275,21 @@ def _fingerprint(operation: str, params: dict[str, Any]) -> str:
 
 
 def idempotent_run(
-    *, key: str, operation: str, params: dict[str, Any], apply: Callable[[], dict[str, Any]]
+    *, key: str, operation: str, params: dict[str, Any], apply: Callable[[], dict[str, Any]],
+    savepoint: bool = True,
 ) -> dict[str, Any]:
     """Run `apply` at most once per key, atomically with the claim of the key (lock step 1).
 
     A repeat with the same parameters returns the first outcome (the stored result dict); with
     other parameters it raises `idempotency_conflict`. A refused first attempt rolls back its
     claim, so a retry runs again. A concurrent duplicate waits on the first's INSERT (PostgreSQL)
-    or on the database write lock (SQLite) and then returns the committed outcome."""
+    or on the database write lock (SQLite) and then returns the committed outcome.
+    `savepoint=False`: the caller's transaction is the unit, and a refusal rolls it back whole
+    (two statements fewer; the tables services, whose requests are one transaction each)."""
     if not key or len(key) > 200:
         raise CashierError("missing_idempotency_key", "The request has no valid idempotency key.")
     fingerprint = _fingerprint(operation, params)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         record_id = _claim(key=key, operation=operation, fingerprint=fingerprint)
         if record_id is None:
             first = IdempotencyRecord.objects.get(key=key)

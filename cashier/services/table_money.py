@@ -53,16 +53,6 @@ def _positive(amount: int) -> None:
         raise CashierError("invalid_amount", "The amount must be positive.")
 
 
-def _pending_top_ups(seat_id: int) -> int:
-    """Chips bought at the seat that join its stack at the next hand (fixed SQL: every buy-in
-    and top-up asks)."""
-    table, amount, seat, status = sql_names(PendingTopUp, "amount", "seat", "status")
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(SUM({amount}), 0) FROM {table} "
-                       f"WHERE {seat} = %s AND {status} = %s", [seat_id, TopUpStatus.PENDING.value])
-        return int(cursor.fetchone()[0])
-
-
 class _MoneyIn:
     """What a buy-in or a top-up works on, locked in the cashier's order. The seat's table is
     the one the caller loaded under its table lock, if it did (`seat.table`)."""
@@ -74,8 +64,9 @@ class _MoneyIn:
         self.wallet, self.escrow = accounts_find(
             [wallet_lookup(user_id=self.player, currency=self.table.currency),
              escrow_lookup(table=self.table)], lock=True)
-        self.seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
-        self.on_table = self.seat.chips + _pending_top_ups(seat.pk)
+        self.seat = (Seat.objects.select_for_update(no_key=True)
+                     .annotate(pending=pending_top_ups_sum()).get(pk=seat.pk))
+        self.on_table = self.seat.chips + self.seat.pending
 
     def post(self, *, kind: str, amount: int) -> LedgerTransaction:
         """Wallet → table escrow."""
@@ -160,28 +151,35 @@ def top_up(*, seat: Seat, amount: int, idempotency_key: str) -> PendingTopUp:
     created: list[PendingTopUp] = []
 
     def apply() -> dict[str, Any]:
-        money_in = _MoneyIn(seat, action="add chips at a table")
-        table, player, already = money_in.table, money_in.player, money_in.on_table
-        if already + amount > table.max_buy_in:
-            room = max(table.max_buy_in - already, 0)
-            raise CashierError(
-                "above_max_buy_in",
-                f"The maximum here is {money_format(table.max_buy_in, table.currency)}: you can add "
-                f"{money_format(room, table.currency)} at most.",
-            )
-        tx = money_in.post(kind=TransactionKind.TOP_UP, amount=amount)
-        row = PendingTopUp.objects.create(
-            table=table, player_id=player, seat=money_in.seat, amount=amount,
-            status=TopUpStatus.PENDING, transaction=tx,
-        )
-        created.append(row)
-        return {"top_up_id": row.pk}
+        created.append(top_up_claimed(seat=seat, amount=amount))
+        return {"top_up_id": created[0].pk}
 
     result = idempotent_run(
         key=idempotency_key, operation="top_up", apply=apply,
         params={"seat": seat.pk, "amount": amount},
     )
     return created[0] if created else PendingTopUp.objects.get(pk=result["top_up_id"])
+
+
+def top_up_claimed(*, seat: Seat, amount: int) -> PendingTopUp:
+    """`top_up` for a caller whose own idempotency claim covers the request (the tables
+    service's, keyed by the player's request id): the same rules and refusals, without a
+    second claim. Locks: wallet + escrow accounts (ascending id), then the seat."""
+    _positive(amount)
+    money_in = _MoneyIn(seat, action="add chips at a table")
+    table, player, already = money_in.table, money_in.player, money_in.on_table
+    if already + amount > table.max_buy_in:
+        room = max(table.max_buy_in - already, 0)
+        raise CashierError(
+            "above_max_buy_in",
+            f"The maximum here is {money_format(table.max_buy_in, table.currency)}: you can add "
+            f"{money_format(room, table.currency)} at most.",
+        )
+    tx = money_in.post(kind=TransactionKind.TOP_UP, amount=amount)
+    return PendingTopUp.objects.create(
+        table=table, player_id=player, seat=money_in.seat, amount=amount,
+        status=TopUpStatus.PENDING, transaction=tx,
+    )
 
 
 def pending_top_ups_sum() -> Coalesce:

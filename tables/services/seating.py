@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cashier.errors import CashierError
-from cashier.services import buy_in, idempotent_run, top_up
+from cashier.services import buy_in, idempotent_run, top_up_claimed
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
 from tables.services.finishing import schedule_next_hand, seat_remove
@@ -39,10 +39,12 @@ def _once(*, key: str, operation: str, params: dict[str, Any],
           apply: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run a money-moving table request at most once per client-made key (the cashier's
     idempotency record): a resend, e.g. after a reconnect, gets the first outcome and changes
-    nothing. A refused request leaves no record, so it may be sent again. Needs the table lock
+    nothing. A refused request leaves no record, so it may be sent again: the whole request
+    rolls back (no savepoint: the service's transaction is the unit). Needs the table lock
     (taken first: then the record, as in every cashier operation)."""
     try:
-        return idempotent_run(key=key, operation=operation, params=params, apply=apply)
+        return idempotent_run(key=key, operation=operation, params=params, apply=apply,
+                              savepoint=False)
     except CashierError as e:
         raise TableError(e.code, e.message) from None
 
@@ -231,18 +233,17 @@ def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: st
         ts = table_lock(table_id)
 
         def apply() -> dict[str, Any]:
-            return {"amount": _seat_top_up(ts, user_id=user_id, amount=amount,
-                                           key=idempotency_key)}
+            return {"amount": _seat_top_up(ts, user_id=user_id, amount=amount)}
 
         return _once(key=idempotency_key, operation="seat_top_up", apply=apply,
                      params={"table": table_id, "user": user_id, "amount": amount})["amount"]
 
 
-def _seat_top_up(ts: TableState, *, user_id: int, amount: int, key: str) -> int:
+def _seat_top_up(ts: TableState, *, user_id: int, amount: int) -> int:
     seat = _seat_of(ts, user_id)
     seat.table = ts.table  # read under the table lock: the cashier need not read it again
     try:
-        row = top_up(seat=seat, amount=amount, idempotency_key=f"{key}:top_up")
+        row = top_up_claimed(seat=seat, amount=amount)  # claimed by `_once`
     except CashierError as e:
         raise TableError(e.code, e.message) from None
     log = EventLog(ts)

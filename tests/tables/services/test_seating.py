@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cashier.audit import ledger_audit
-from cashier.models import AccountKind, LedgerAccount
+from cashier.models import AccountKind, IdempotencyRecord, LedgerAccount, PendingTopUp
 from tables import services
 from tables.engine import legal_actions
 from tables.models import HandEvent, Seat, SeatStatus
@@ -131,6 +131,31 @@ def test_top_up_joins_the_stack_when_the_next_hand_starts(play_table, make_playe
     services.hand_start(table_id=play_table.pk, force=True)
     _ts, _hand, state = live(play_table.pk)
     assert state.player(1).start_stack == before + 50
+    assert ledger_audit().ok
+
+
+def test_a_refused_top_up_changes_nothing_and_its_key_may_be_sent_again(
+        play_table, make_player, sit):
+    a, b = make_player("a"), make_player("b")
+    sit(play_table, a, 1, 150)
+    sit(play_table, b, 2, 100)
+    version = live(play_table.pk)[0].version
+    balances = list(LedgerAccount.objects.order_by("pk").values_list("balance", flat=True))
+
+    with pytest.raises(services.TableError) as refused:  # 150 + 60 is above the maximum of 200
+        services.top_up(table_id=play_table.pk, user_id=a.pk, amount=60, idempotency_key="t1")
+
+    assert refused.value.code == "above_max_buy_in"
+    assert live(play_table.pk)[0].version == version  # no event
+    assert list(LedgerAccount.objects.order_by("pk").values_list("balance", flat=True)) == balances
+    assert not PendingTopUp.objects.exists() and not IdempotencyRecord.objects.filter(
+        key="t1").exists()
+    # the same key with an amount that fits is a new request; sent twice, it moves money once
+    for _ in range(2):
+        assert services.top_up(table_id=play_table.pk, user_id=a.pk, amount=50,
+                               idempotency_key="t1") == 50
+    assert PendingTopUp.objects.get().amount == 50
+    assert live(play_table.pk)[0].version == version + 1  # one `top_up` event
     assert ledger_audit().ok
 
 
