@@ -83,10 +83,10 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         applied = top_ups_join(table=table, seats=seats)
         if applied is not None:
             log.write(applied)
-        if any(s.chips != chips[s.pk] for s in seats):
-            for s in seats:
-                if s.chips != chips[s.pk]:
-                    log.save(s, ["chips"])
+        grown = [s for s in seats if s.chips != chips[s.pk]]
+        for s in grown:
+            log.save(s, ["chips"])
+        if grown:
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)
         if picked is None:
