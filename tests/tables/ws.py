@@ -62,10 +62,16 @@ class Client:
                 self.seat = event["seat"]
 
     async def drain(self, wait: float = 0.05) -> None:
-        while not await self.comm.receive_nothing(timeout=wait, interval=0.01):
-            frame = await self.comm.receive_json_from(timeout=5)
-            self.wire.append(frame)
-            self.take(frame)
+        """Read frames until none has come for `wait` seconds (0: only those already here)."""
+        while not await self.comm.receive_nothing(timeout=wait, interval=0.005):
+            await self.read_one()
+
+    async def read_one(self) -> None:
+        """Read a frame that is waiting (receive_nothing said so: a receive that times out
+        would cancel the consumer)."""
+        frame = await self.comm.receive_json_from(timeout=5)
+        self.wire.append(frame)
+        self.take(frame)
 
     async def until(self, predicate: Callable[[], bool], timeout: float = 10.0,
                     what: str = "") -> None:
@@ -75,7 +81,8 @@ class Client:
             if loop.time() > deadline:
                 raise AssertionError(f"{self.name}: timed out waiting for {what}; last frames "
                                      f"{self.frames[-3:]}")
-            await self.drain()
+            if not await self.comm.receive_nothing(timeout=0.05, interval=0.002):
+                await self.read_one()  # one frame at a time: done as soon as it holds
 
     async def send(self, **message: Any) -> None:
         """Send a message; money-moving ones get a fresh `request_id` unless given one."""
@@ -142,8 +149,9 @@ async def play_hand(players: list[Client], watchers: list[Client], *,
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
+        await asyncio.sleep(0.005)  # let the frames on their way arrive, then read them all
         for c in everyone:
-            await c.drain(0.02)
+            await c.drain(0)
         if all(len(c.events("hand_end")) > ends[c.name] for c in everyone):
             return
         assert loop.time() < deadline, "the hand did not finish"
