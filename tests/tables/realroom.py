@@ -88,18 +88,24 @@ def kill_hard(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def start_daphne(port: int, **env: str) -> subprocess.Popen:
+def start_daphne(port: int, *, wait: bool = True, **env: str) -> subprocess.Popen:
+    """daphne on `port`; with `wait`, returns once it answers (else see `daphne_ready`)."""
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         daphne_command(sys.executable, host="127.0.0.1", port=port),
         cwd=REPO, env=room_env(CSRF_TRUSTED_ORIGINS=url, **env),
     )
+    if wait:
+        daphne_ready(process, port)
+    return process
+
+
+def daphne_ready(process: subprocess.Popen, port: int) -> None:
     try:
-        wait_for_http(f"{url}/healthz")
+        wait_for_http(f"http://127.0.0.1:{port}/healthz")
     except BaseException:
         stop_process(process)
         raise
-    return process
 
 
 @contextlib.contextmanager
@@ -127,5 +133,12 @@ def wait_until(check: Callable[[], Any], *, timeout: float, message: str) -> Any
 @pytest.fixture(name="room")
 def room_fixture(private_queue) -> Iterator[str]:
     """daphne + a Celery worker on the test database; yields the room's http:// URL."""
-    with worker(), daphne() as url:
-        yield url
+    port = free_port()
+    server = start_daphne(port, wait=False)  # boots while the worker does
+    try:
+        with worker():
+            daphne_ready(server, port)
+            yield f"http://127.0.0.1:{port}"
+            stop_process(server)  # before the worker, as ever
+    finally:
+        stop_process(server)
