@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from pokerroom import metrics
 from tables import fanout, services
 from tables.errors import TableError
-from tables.groups import batch_frame, server_loop_use, table_group, user_group
+from tables.groups import batch_frame, server_loop_use, table_group
 from tables.models import TableConfig
 from tables.selectors import LobbyFilters, lobby_rows
 from tables.services import chat
@@ -244,7 +244,7 @@ class TableConsumer(RoomConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
-        self.version, self.private = None, {}
+        self.version = None
         self.closed, self.present = False, False
         self.ahead: dict[int, dict[str, Any]] = {}  # events not sent yet, by version
         self.fill_due = False
@@ -255,12 +255,9 @@ class TableConsumer(RoomConsumer):
         if not await database_sync_to_async(_table_open)(self.table_id):
             await self.close(code=4404)
             return
-        groups = [table_group(self.table_id)]
-        if self.user_id is not None:
-            groups.append(user_group(self.table_id, self.user_id))
-        for group in groups:  # before reading the table: no event can fall in between
-            await fanout.hub().join(group, self)
-            self.groups_joined.append(group)
+        group = table_group(self.table_id)  # before reading the table: no event falls between
+        await fanout.hub().join(group, self)
+        self.groups_joined.append(group)
         await self.accept()
         await self.resync(_query_last_version(self.scope))
         if self.user_id is not None:
@@ -321,18 +318,14 @@ class TableConsumer(RoomConsumer):
 
     # Events from the hub ------------------------------------------------------------------
     async def take(self, message: dict[str, Any]) -> None:
-        """A broadcast (`groups._messages`): hold its events, then send what is in order now,
+        """A broadcast (`groups._message`): hold its events, then send what is in order now,
         unless a delivery or resync is under way (it sends them when it is done)."""
         if self.closed:
             return
-        private = message["type"] == "table.private"
         for item in message["events"]:
             if self.version is None or item["version"] > self.version:
-                if private:
-                    self.private[item["version"]] = item["frame"]
-                else:
-                    self.ahead[item["version"]] = item
-        if not private and not self.delivering.locked():
+                self.ahead[item["version"]] = item
+        if not self.delivering.locked():
             async with self.delivering:
                 await self.deliver()
 
@@ -341,26 +334,20 @@ class TableConsumer(RoomConsumer):
         a row as one frame (`events`, docs/protocol.md). Never waits for the database: a batch
         that arrives early (the broadcasts of two commits can swap on the way) waits
         GAP_WAIT_SECONDS for the one before it, and only then is the gap filled from HandEvent
-        (`fill`, a task of its own); a missing private copy is read at once. Needs
-        `self.delivering`."""
-        frames, missing = [], False
+        (`fill`, a task of its own). An event addressed to this socket's user goes out as its
+        private copy, every other one as the public frame. Needs `self.delivering`."""
+        frames = []
         while self.version is not None and self.version + 1 in self.ahead:
-            item = self.ahead[self.version + 1]
-            frame = item["frame"]
-            if item.get("private_for") is not None and item["private_for"] == self.user_id:
-                frame = self.private.pop(item["version"], None)
-                if frame is None:  # our own copy went missing: the database has it
-                    missing = True
-                    break
-            del self.ahead[item["version"]]
-            frames.append(frame)
+            item = self.ahead.pop(self.version + 1)
+            mine = self.user_id is not None and item.get("private_for") == self.user_id
+            frames.append(item["private_frame"] if mine else item["frame"])
             self.version = item["version"]
         await self.send_frame(batch_frame(frames))
         self.forget_delivered()
         if self.ahead and self.version is not None and not self.fill_due:
             self.fill_due = True
             asyncio.get_running_loop().call_later(
-                0 if missing else GAP_WAIT_SECONDS, lambda: asyncio.ensure_future(self.fill()))
+                GAP_WAIT_SECONDS, lambda: asyncio.ensure_future(self.fill()))
 
     async def fill(self) -> None:
         """Read a gap from the database, unless what was missing came meanwhile."""
@@ -381,7 +368,6 @@ class TableConsumer(RoomConsumer):
     def forget_delivered(self) -> None:
         if self.version is not None:
             self.ahead = {v: i for v, i in self.ahead.items() if v > self.version}
-            self.private = {v: e for v, e in self.private.items() if v > self.version}
 
     # Client messages ----------------------------------------------------------------------
     async def handle(self, content: dict[str, Any]) -> None:

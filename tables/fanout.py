@@ -1,5 +1,6 @@
 """One Redis subscriber per server process for the table groups: the hub hands each broadcast
-to the sockets of this process that watch that table (or are its private recipient).
+to the sockets of this process that watch that table (each sends the private copies that are
+its user's, and the public frames of the rest).
 
 A subscription per socket would cost, for each broadcast, a decode and a queue per socket. The
 hub subscribes to a group's channel once (redis-py's PubSub, on the channels `groups.py`

@@ -31,10 +31,6 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def user_group(table_id: int, user_id: int) -> str:
-    return f"table-{table_id}-user-{user_id}"
-
-
 def server_loop_use(loop: asyncio.AbstractEventLoop | None) -> None:
     """Called by the consumers: broadcasts from this process's service threads are handed to
     the server's event loop without waiting for them (see `events_broadcast`)."""
@@ -43,28 +39,30 @@ def server_loop_use(loop: asyncio.AbstractEventLoop | None) -> None:
 
 
 def events_broadcast(*, table_id: int, items: list[dict[str, Any]]) -> None:
-    """Send recorded events: private copies to their owners first, then the public batch.
+    """Send a committed batch of recorded events to the table's group as one message.
 
-    `items`: [{"version", "event", "private_for", "private"}]; a consumer whose user is
-    `private_for` uses the private copy it received just before instead of the public one.
+    `items`: [{"version", "event", "private_for", "private"}]. An event with a private copy
+    travels with it (`private_frame`): the hub hands the message to the table's consumers,
+    and only the consumer whose user is `private_for` sends that copy (tables/consumers.py).
+    One message per commit, so a private copy can neither go missing apart from its batch
+    nor arrive out of order with it, and a server parses one message per action instead of
+    two (every `turn` carries the player's legal actions).
 
     In the server (daphne) the batch is queued for the event loop and the calling service
     thread goes back to work at once: a thread waiting for the loop, which is busy delivering
     other tables' events, would hold up the next action. One task on the loop sends the queued
     batches one after the other, in the order they were committed: sent side by side, a batch
-    with private copies (two publishes) was overtaken by the next commit's batch at the same
-    table, and its sockets then saw a gap and read the events from the database. Elsewhere
-    (Celery, commands) the sends complete before this returns."""
+    could be overtaken by the next commit's batch at the same table, and its sockets then saw a
+    gap and read the events from the database. Elsewhere (Celery, commands) the sends complete
+    before this returns."""
     if not items:
         return
     loop = _server_loop
     if loop is not None and loop.is_running():
         loop.call_soon_threadsafe(_outbox_put, table_id, items)
     else:
-        with sync_client().pipeline(transaction=False) as pipe:
-            for group, message in _messages(table_id, items):
-                pipe.publish(channel_of(group), json.dumps(message))
-            pipe.execute()
+        group, message = _message(table_id, items)
+        sync_client().publish(channel_of(group), json.dumps(message))
 
 
 _outbox: deque[tuple[str, dict[str, Any]]] = deque()
@@ -72,9 +70,9 @@ _outbox_task: asyncio.Task | None = None
 
 
 def _outbox_put(table_id: int, items: list[dict[str, Any]]) -> None:
-    """On the server's loop: queue a batch's messages, and start the sender unless it runs."""
+    """On the server's loop: queue a batch's message, and start the sender unless it runs."""
     global _outbox_task
-    _outbox.extend(_messages(table_id, items))
+    _outbox.append(_message(table_id, items))
     loop = asyncio.get_running_loop()
     # A sender left behind by a loop that stopped (tests run one loop per test) never ends.
     if _outbox_task is None or _outbox_task.done() or _outbox_task.get_loop() is not loop:
@@ -106,25 +104,19 @@ def batch_frame(frames: list[str]) -> str | None:
     return '{"type": "events", "events": [' + ", ".join(frames) + "]}"
 
 
-def _messages(table_id: int, items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """(group, message) pairs for a batch: the private copies to their owners first. Each
-    message names its group (one subscriber per process reads them all: tables/fanout.py)."""
-    private: dict[int, list[dict[str, Any]]] = {}
+def _message(table_id: int, items: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """(group, message) of a batch: its events as encoded frames, with the private copy of an
+    event beside its public frame. The message names its group (one subscriber per process
+    reads them all: tables/fanout.py)."""
+    events = []
     for item in items:
+        encoded = {"version": item["version"], "frame": event_frame(item["version"], item["event"])}
         if item.get("private_for") is not None:
-            private.setdefault(item["private_for"], []).append(
-                {"version": item["version"], "frame": event_frame(item["version"], item["private"])})
-    messages = []
-    for user_id, frames in private.items():
-        group = user_group(table_id, user_id)
-        messages.append((group, {"type": "table.private", "group": group, "events": frames}))
+            encoded["private_for"] = item["private_for"]
+            encoded["private_frame"] = event_frame(item["version"], item["private"])
+        events.append(encoded)
     group = table_group(table_id)
-    messages.append((group, {"type": "table.events", "group": group, "events": [
-        {"version": i["version"], "frame": event_frame(i["version"], i["event"]),
-         "private_for": i.get("private_for")}
-        for i in items
-    ]}))
-    return messages
+    return group, {"type": "table.events", "group": group, "events": events}
 
 
 async def _publish(messages: list[tuple[str, dict[str, Any]]]) -> None:

@@ -1,5 +1,5 @@
 """Broadcasts over real Redis pub/sub: batches leave a server process in the order they were
-committed, private copies just before their batch, and each socket gets one frame."""
+committed, one message each with the private copies inside, and each socket gets one frame."""
 from __future__ import annotations
 
 import asyncio
@@ -13,11 +13,10 @@ from tables.groups import async_client, channel_of
 
 @pytest.fixture
 async def listener():
-    """A subscription to table 7's group and to user 3's private group there."""
+    """A subscription to table 7's group."""
     pubsub = async_client().pubsub()
-    await pubsub.subscribe(channel_of(groups.table_group(7)), channel_of(groups.user_group(7, 3)))
-    for _ in range(2):  # the two confirmations
-        await pubsub.get_message(timeout=5)
+    await pubsub.subscribe(channel_of(groups.table_group(7)))
+    await pubsub.get_message(timeout=5)  # the confirmation
     groups.server_loop_use(asyncio.get_running_loop())
     yield pubsub
     groups.server_loop_use(None)
@@ -42,16 +41,16 @@ def action(version: int) -> dict:
 
 
 async def test_batches_from_service_threads_are_published_in_commit_order(listener):
-    # Two commits in a row from service threads: the first carries a private copy (two
-    # publishes), the second does not; the second must not overtake the first.
+    # Three commits in a row from service threads, the first and last with a private copy:
+    # one message each, in commit order, the private copy beside its public frame.
     for batch in ([action(1), turn_for(3, 2)], [action(3)], [action(4), turn_for(3, 5)]):
         await asyncio.to_thread(groups.events_broadcast, table_id=7, items=batch)
-    got = [await received(listener) for _ in range(5)]
-    assert [(m["type"], [e["version"] for e in m["events"]]) for m in got] == [
-        ("table.private", [2]), ("table.events", [1, 2]), ("table.events", [3]),
-        ("table.private", [5]), ("table.events", [4, 5])]
-    private = got[0]["events"][0]["frame"]
-    assert '"legal"' in private and '"legal"' not in got[1]["events"][1]["frame"]
+    got = [await received(listener) for _ in range(3)]
+    assert [[e["version"] for e in m["events"]] for m in got] == [[1, 2], [3], [4, 5]]
+    turn = got[0]["events"][1]
+    assert turn["private_for"] == 3
+    assert '"legal"' in turn["private_frame"] and '"legal"' not in turn["frame"]
+    assert "private_frame" not in got[0]["events"][0] and "private_for" not in got[1]["events"][0]
 
 
 def test_consecutive_frames_are_joined_into_one_events_frame():
