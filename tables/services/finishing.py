@@ -6,10 +6,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Exists, OuterRef
-
 from cashier.errors import CashierError
-from cashier.models import PendingTopUp, TopUpStatus
 from cashier.services import cash_out, settle_hand
 from pokerroom import metrics
 from tables.engine import HandState
@@ -17,6 +14,7 @@ from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
 from tables.recent import iso, recent_entry
 from tables.services import waitlist
 from tables.services.log import EventLog, status_event
+from tables.services.rows import table_seats
 
 
 def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
@@ -39,9 +37,7 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
         players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,
     ))
     ts.next_hand_at = now + datetime.timedelta(seconds=table.hand_pause_seconds)
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("pk")
-                 .annotate(topping_up=Exists(PendingTopUp.objects.filter(
-                     seat=OuterRef("pk"), status=TopUpStatus.PENDING))))
+    seats = table_seats(table.pk)
     end = log.last("hand_end")  # the engine's hand_end is last: complete it
     if end is not None:
         names = {s.number: s.player.table_name for s in seats
@@ -54,7 +50,7 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
             log.add(seat_remove(seat=seat, key=f"leave:{seat.pk}:{hand.pk}"))
     busted = {hand.seat_ids[str(p.seat)] for p in state.players if p.stack == 0}
     for seat in seats:  # out of chips and nothing coming: sit out (a top-up brings him back)
-        if (seat.pk in busted and not seat.leave_after_hand and not seat.topping_up
+        if (seat.pk in busted and not seat.leave_after_hand and not seat.pending
                 and seat.status != SeatStatus.SITTING_OUT):
             seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
             log.save(seat, ["status", "post_bb", "sat_out_at"])

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from cashier.services import pending_top_ups_sum, top_ups_join
+from cashier.services import top_ups_join
 from pokerroom import metrics
 from tables.engine import SeatIn, blind_seats, new_seed, next_button, start_hand
-from tables.models import AutoTopUp, Hand, Seat, SeatStatus, TableConfig, TableState
+from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
+from tables.services.rows import table_seats
 from tables.services.steps import engine_step
 from tables.services.timebank import bank_count
 
@@ -45,16 +45,6 @@ def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | 
     return button, sorted(dealt, key=lambda s: s.number)
 
 
-def _seats_locked(table: TableConfig) -> list[Seat]:
-    """The table's seats with their players, locked (not the players' user rows), each with
-    its pending top-ups (`pending`) and whether its player has a standing top-up order
-    (`auto_top_up`): one statement for everything a hand start reads about them."""
-    orders = AutoTopUp.objects.filter(table=table, player=OuterRef("player"))
-    return list(Seat.objects.select_for_update(no_key=True, of=("self",))
-                .filter(table=table).select_related("player").order_by("pk")
-                .annotate(pending=pending_top_ups_sum(), auto_top_up=Exists(orders)))
-
-
 def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     """Deal the next hand if none runs, the pause is over (or `force`) and two can play.
 
@@ -74,11 +64,11 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         if not force and ts.next_hand_at is not None and ts.next_hand_at > now:
             return None
         log = EventLog(ts)
-        seats = _seats_locked(table)
+        seats = table_seats(table.pk, lock=True)
         if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
             for event in auto_top_ups_request(table=table):
                 log.add(event)
-            seats = _seats_locked(table)
+            seats = table_seats(table.pk, lock=True)
         chips = {s.pk: s.chips for s in seats}
         applied = top_ups_join(table=table, seats=seats)
         if applied is not None:
