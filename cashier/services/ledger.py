@@ -110,7 +110,7 @@ def accounts_find(lookups: Sequence[AccountLookup], *, lock: bool = False) -> li
         clauses.append(f"({' AND '.join(parts)})")
     sql = f"SELECT * FROM {table} WHERE {' OR '.join(clauses)}"
     if lock:
-        sql += f" ORDER BY {pk}{_for_no_key_update()}"
+        sql += f" ORDER BY {pk}{for_no_key_update()}"
     found = {(a.kind, a.currency, a.user_id, a.table_id): a
              for a in LedgerAccount.objects.raw(sql, params)}
     created = {lookup: _account_get_or_create(
@@ -122,7 +122,8 @@ def accounts_find(lookups: Sequence[AccountLookup], *, lock: bool = False) -> li
     return [found.get(lookup) or created[lookup] for lookup in lookups]
 
 
-def _for_no_key_update() -> str:
+def for_no_key_update() -> str:
+    """The row-lock clause for fixed SQL (empty on SQLite, whose transactions lock it all)."""
     return " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else ""
 
 
@@ -136,7 +137,7 @@ def accounts_lock(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]
     table, pk = sql_names(LedgerAccount, "id")
     rows = LedgerAccount.objects.raw(
         f"SELECT * FROM {table} WHERE {pk} IN "
-        f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{_for_no_key_update()}", ids)
+        f"({', '.join(['%s'] * len(ids))}) ORDER BY {pk}{for_no_key_update()}", ids)
     return {row.pk: row for row in rows}
 
 

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import F
 from django.utils import timezone
 
 from cashier.errors import CashierError
@@ -37,6 +36,7 @@ from cashier.services.ledger import (
     amounts_add,
     amounts_add_statement,
     escrow_lookup,
+    for_no_key_update,
     idempotent_run,
     insert_unless_exists,
     ledger_post,
@@ -64,8 +64,7 @@ class _MoneyIn:
         self.wallet, self.escrow = accounts_find(
             [wallet_lookup(user_id=self.player, currency=self.table.currency),
              escrow_lookup(table=self.table)], lock=True)
-        self.seat = (Seat.objects.select_for_update(no_key=True)
-                     .annotate(pending=pending_top_ups_sum()).get(pk=seat.pk))
+        self.seat = _seat_locked(seat.pk)
         self.on_table = self.seat.chips + self.seat.pending
 
     def post(self, *, kind: str, amount: int) -> LedgerTransaction:
@@ -182,11 +181,23 @@ def top_up_claimed(*, seat: Seat, amount: int) -> PendingTopUp:
     )
 
 
-def pending_top_ups_sum() -> Coalesce:
-    """A Seat annotation: the chips of its pending top-ups (for `top_ups_join`)."""
-    pending = (PendingTopUp.objects.filter(seat=OuterRef("pk"), status=TopUpStatus.PENDING)
-               .values("seat").annotate(total=Sum("amount")).values("total"))
-    return Coalesce(Subquery(pending), 0)
+def pending_top_ups_sql(seat_id: str) -> tuple[str, list[Any]]:
+    """SQL and parameters for the chips of a seat's pending top-ups (0 when none), for fixed
+    queries that read seats; `seat_id` is the seat's id column as the query names it."""
+    table, seat, amount, status = sql_names(PendingTopUp, "seat", "amount", "status")
+    return (f"COALESCE((SELECT SUM(p.{amount}) FROM {table} p WHERE p.{seat} = {seat_id} "
+            f"AND p.{status} = %s), 0)", [TopUpStatus.PENDING.value])
+
+
+def _seat_locked(seat_id: int) -> Seat:
+    """Lock step 4: the seat, with its pending top-ups' chips (`pending`). (Fixed SQL: every
+    top-up and buy-in runs it, and the ORM compiled the sum anew.)"""
+    table, pk = sql_names(Seat, "id")
+    pending, params = pending_top_ups_sql(f"s.{pk}")
+    seat = Seat.objects.raw(f"SELECT s.*, {pending} AS pending FROM {table} s WHERE s.{pk} = %s"
+                            f"{for_no_key_update()}", [*params, seat_id])[0]
+    seat.pending = int(seat.pending)
+    return seat
 
 
 def top_ups_join(*, table: TableConfig, seats: Sequence[Seat]) -> Statement | None:

@@ -20,7 +20,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
 
-from cashier.models import PendingTopUp, TopUpStatus
+from cashier.services import pending_top_ups_sql
 from tables.models import AutoTopUp, Hand, HandEvent, Seat, TableConfig, TableState
 
 _local = threading.local()
@@ -228,17 +228,14 @@ def table_seats(table_id: int, *, lock: bool = False) -> list[Seat]:
     this query took longer to compile than the rest of a hand start did to run."""
     conn = _conn()
     user_model = get_user_model()
+    pending, pending_params = pending_top_ups_sql(f"s.{_table(conn, Seat).columns['id'][0]}")
 
     def build() -> str:
-        s, u = _table(conn, Seat), _table(conn, user_model)
-        p, a = _table(conn, PendingTopUp), _table(conn, AutoTopUp)
+        s, u, a = _table(conn, Seat), _table(conn, user_model), _table(conn, AutoTopUp)
 
         def col(meta: _Table, alias: str, name: str) -> str:
             return f"{alias}.{meta.columns[name][0]}"
 
-        pending = (f"COALESCE((SELECT SUM({col(p, 'p', 'amount')}) FROM {p.name} p "
-                   f"WHERE {col(p, 'p', 'seat')} = {col(s, 's', 'id')} "
-                   f"AND {col(p, 'p', 'status')} = %s), 0)")
         orders = (f"EXISTS (SELECT 1 FROM {a.name} a WHERE {col(a, 'a', 'table')} = "
                   f"{col(s, 's', 'table')} AND {col(a, 'a', 'player')} = {col(s, 's', 'player')})")
         locking = " FOR NO KEY UPDATE OF s" if lock and conn.features.has_select_for_update_of \
@@ -249,7 +246,7 @@ def table_seats(table_id: int, *, lock: bool = False) -> list[Seat]:
 
     with conn.cursor() as cursor:
         cursor.execute(_sql(conn, ("table_seats", lock), build),
-                       [TopUpStatus.PENDING.value, table_id])
+                       [*pending_params, table_id])
         rows = cursor.fetchall()
     width, user_width = len(_table(conn, Seat).fields), len(_table(conn, user_model).fields)
     seats = []
