@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -230,6 +231,14 @@ def _request_key(content: dict, user_id: int) -> str:
     return f"ws:{user_id}:{request_id}"
 
 
+@functools.cache
+def in_thread(service: Callable[..., Any]) -> Callable[..., Any]:
+    """`service` as an awaitable run by any thread of the pool, not the one shared thread:
+    sockets of different tables act in parallel (the table row lock orders one table's
+    calls). Wrapped once per service, not per message."""
+    return database_sync_to_async(service, thread_sensitive=False)
+
+
 class TableConsumer(RoomConsumer):
     """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
     in a thread, answers errors; events arrive already redacted through the process's hub
@@ -389,9 +398,6 @@ class TableConsumer(RoomConsumer):
             raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
         if self.user_id is None:
             raise BadRequest("login_required", "Log in to play; anonymous visitors may only watch.")
-        # Any thread of the pool, not the one shared thread: sockets of different tables act
-        # in parallel (the table row lock orders one table's calls).
-        call = functools.partial(database_sync_to_async, thread_sensitive=False)
         ids = {"table_id": self.table_id, "user_id": self.user_id}
         if kind == "act":
             action = content.get("action")
@@ -399,51 +405,50 @@ class TableConsumer(RoomConsumer):
                 raise BadRequest("bad_request", "'action' must be one of fold, check, call, bet, raise.")
             if action in ("show", "muck"):
                 raise BadRequest("bad_request", f"Send {{\"type\": \"{action}\"}} to {action}.")
-            await call(services.act)(
+            await in_thread(services.act)(
                 **ids, action=action, amount=_int_field(content, "amount", required=False),
                 expected_version=_int_field(content, "version"))
         elif kind == "show":  # at a showdown that asks, or in the pause after the hand
-            await call(services.hand_show)(**ids)
+            await in_thread(services.hand_show)(**ids)
         elif kind == "muck":
-            await call(services.act)(**ids, action=kind, expected_version=_int_field(
+            await in_thread(services.act)(**ids, action=kind, expected_version=_int_field(
                 content, "version", required=False))
         elif kind == "always_show":
             on = content.get("on")
             if not isinstance(on, bool):
                 raise BadRequest("bad_request", "'on' must be true or false.")
-            await call(services.seat_always_show)(**ids, on=on)
+            await in_thread(services.seat_always_show)(**ids, on=on)
             await self.send_json({"type": "always_show", "on": on})
         elif kind in ("sit", "leave", "top_up"):
             key = _request_key(content, self.user_id)
             if kind == "sit":
-                await call(_sit)(**ids, number=_int_field(content, "seat"),
+                await in_thread(_sit)(**ids, number=_int_field(content, "seat"),
                                  amount=_int_field(content, "amount"), idempotency_key=key)
             elif kind == "leave":
-                await call(services.seat_leave)(**ids, idempotency_key=key)
+                await in_thread(services.seat_leave)(**ids, idempotency_key=key)
             else:
-                await call(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
+                await in_thread(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
                                                   idempotency_key=key)
             done = {"type": "done", "request_id": content["request_id"], "ref": ref_of(content)}
             await self.send_json({k: v for k, v in done.items() if v is not None})
         else:
-            await call(getattr(services, NO_ARGS[kind]))(**ids)
+            await in_thread(getattr(services, NO_ARGS[kind]))(**ids)
 
     async def chat_message(self, kind: str, content: dict[str, Any]) -> None:
         """`chat` {text}: say a line (its `chat` event is the answer); `mute` {player_id,
         muted}: mute or unmute a player's chat for oneself, answered `mutes` (private)."""
         if self.user_id is None:
             raise BadRequest("login_required", "Log in to chat; anonymous visitors may only watch.")
-        call = functools.partial(database_sync_to_async, thread_sensitive=False)
         if kind == "chat":
             text = content.get("text")
             if not isinstance(text, str):
                 raise BadRequest("bad_request", "'text' must be a string.")
-            await call(chat.chat_say)(table_id=self.table_id, user_id=self.user_id, text=text)
+            await in_thread(chat.chat_say)(table_id=self.table_id, user_id=self.user_id, text=text)
             return
         muted = content.get("muted")
         if type(muted) is not bool:
             raise BadRequest("bad_request", "'muted' must be true or false.")
-        ids = await call(chat.chat_mute)(user_id=self.user_id, muted=muted,
+        ids = await in_thread(chat.chat_mute)(user_id=self.user_id, muted=muted,
                                          player_id=_int_field(content, "player_id"))
         answer = {"type": "mutes", "player_ids": ids, "ref": ref_of(content)}
         await self.send_json({k: v for k, v in answer.items() if v is not None})
