@@ -423,12 +423,12 @@ class TableConsumer(RoomConsumer):
             key = _request_key(content, self.user_id)
             if kind == "sit":
                 await in_thread(_sit)(**ids, number=_int_field(content, "seat"),
-                                 amount=_int_field(content, "amount"), idempotency_key=key)
+                                      amount=_int_field(content, "amount"), idempotency_key=key)
             elif kind == "leave":
                 await in_thread(services.seat_leave)(**ids, idempotency_key=key)
             else:
-                await in_thread(services.seat_top_up)(**ids, amount=_int_field(content, "amount"),
-                                                  idempotency_key=key)
+                await in_thread(services.seat_top_up)(
+                    **ids, amount=_int_field(content, "amount"), idempotency_key=key)
             done = {"type": "done", "request_id": content["request_id"], "ref": ref_of(content)}
             await self.send_json({k: v for k, v in done.items() if v is not None})
         else:
@@ -449,7 +449,7 @@ class TableConsumer(RoomConsumer):
         if type(muted) is not bool:
             raise BadRequest("bad_request", "'muted' must be true or false.")
         ids = await in_thread(chat.chat_mute)(user_id=self.user_id, muted=muted,
-                                         player_id=_int_field(content, "player_id"))
+                                              player_id=_int_field(content, "player_id"))
         answer = {"type": "mutes", "player_ids": ids, "ref": ref_of(content)}
         await self.send_json({k: v for k, v in answer.items() if v is not None})
 
