@@ -218,8 +218,6 @@ def statements_run(statements: Sequence[Statement]) -> None:
             cursor.execute(sql, params)
 
 
-
-
 def table_seats(table_id: int, *, lock: bool = False) -> list[Seat]:
     """The table's seats in id order, each with its player, the chips of its pending top-ups
     (`pending`) and whether its player has a standing top-up order there (`auto_top_up`):
