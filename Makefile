@@ -38,10 +38,12 @@ run: demo
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) -m pokerroom.launch run
 
-## Install what tests need and run every test (ruff first).
+## Install what tests need and run every test (ruff first), in TEST_WORKERS pytest-xdist
+## processes: most tests wait on sockets, browsers and timers, so two share 2 cores well.
+TEST_WORKERS ?= 2
 test: install-dev chromium
 	$(VENV)/bin/ruff check .
-	$(PY) -m pokerroom.launch test $(PYTEST_ARGS)
+	$(PY) -m pokerroom.launch test -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

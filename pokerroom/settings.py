@@ -46,8 +46,9 @@ def default_redis_url() -> str:
 
 REDIS_URL: str = env("REDIS_URL", default="") or default_redis_url()
 # Rooms (or test runs) sharing one Redis stay apart: their own channel-layer prefix, Celery queue
-# and Celery control exchange (so a health ping only reaches this room's workers).
-ROOM_NAMESPACE: str = env("ROOM_NAMESPACE", default="")
+# and Celery control exchange (so a health ping only reaches this room's workers). Each
+# pytest-xdist worker is a test run of its own, with its own test database.
+ROOM_NAMESPACE: str = env("ROOM_NAMESPACE", default="") + os.environ.get("PYTEST_XDIST_WORKER", "")
 
 INSTALLED_APPS = [
     "daphne",
