@@ -193,7 +193,9 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
 
     sends: dict[tuple[int, int], float] = {}
     receipts: dict[tuple[int, int], list[float]] = defaultdict(list)
-    latencies: list[float] = []
+    latencies: list[tuple[int, int, float]] = []  # table, version of the action, seconds
+    last_action: dict[int, int] = {}  # table → version of the latest action seen there
+    ending: set[tuple[int, int]] = set()  # (table, version) of actions that ended a hand
     counted = {"actions": 0}
     window = {"start": float("inf"), "end": float("inf")}  # set once every bot is seated
     at_table: Counter[int] = Counter()
@@ -206,6 +208,10 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
     def on_event(bot: Bot, version: int, event: dict[str, Any]) -> None:
         if event.get("type") == "hand_start":
             hands.add((bot.table_id, event["hand_id"]))
+        if event.get("type") == "hand_end" and bot.table_id in last_action:
+            ending.add((bot.table_id, last_action[bot.table_id]))
+        if event.get("type") == "action":
+            last_action[bot.table_id] = version
         if event.get("type") != "action" or event.get("timeout"):
             return
         now = time.monotonic()
@@ -218,7 +224,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
             sent = sends.pop((bot.table_id, event["seat"]), None)
             del receipts[key]
             if sent is not None and window["start"] <= sent < window["end"]:
-                latencies.append(max(got) - sent)
+                latencies.append((bot.table_id, version, max(got) - sent))
 
     bots = []
     for table in spec["tables"]:
@@ -248,7 +254,9 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
         errors.update(b.result.errors)
         if t in done and t.exception() is not None:
             errors[type(t.exception()).__name__] += 1
-    return {"actions": counted["actions"], "latencies": latencies, "errors": dict(errors),
+    return {"actions": counted["actions"], "errors": dict(errors),
+            "latencies": [x for *key, x in latencies if tuple(key) not in ending],
+            "ending_latencies": [x for *key, x in latencies if tuple(key) in ending],
             "races": sum(b.result.races for b in bots), "seated_after": seated_after,
             "unseated": dict(unseated),
             "window": (window["start"], window["end"]), "hands": len(hands),
@@ -309,6 +317,12 @@ def pids_named(name: str) -> Callable[[], list[int]]:
     return lambda: [p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == name]
 
 
+def quantile_ms(sorted_seconds: list[float], q: float) -> float:
+    if not sorted_seconds:
+        return float("nan")
+    return 1000 * sorted_seconds[int(len(sorted_seconds) * q)]
+
+
 def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
                 servers: dict[str, Callable[[], list[int]]]) -> dict[str, Any]:
     think = 0.0 if not args.rate else len(tables) / args.rate
@@ -325,16 +339,19 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
     cpu = meter.between(min(p["window"][0] for p in parts), max(p["window"][1] for p in parts))
     for p in procs:
         p.join(timeout=10)
-    latencies = sorted(x for part in parts for x in part["latencies"])
+    mid = sorted(x for part in parts for x in part["latencies"])
+    ending = sorted(x for part in parts for x in part.get("ending_latencies", []))
+    latencies = sorted(mid + ending)
     errors: Counter[str] = Counter()
     for part in parts:
         errors.update(part["errors"])
     return {
         "actions": (actions := sum(p["actions"] for p in parts)),
         "actions_per_s": actions / args.seconds,
-        "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else float("nan"),
-        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)] if latencies else float("nan"),
+        "p50_ms": quantile_ms(latencies, 0.5), "p99_ms": quantile_ms(latencies, 0.99),
         "samples": len(latencies), "errors": dict(errors),
+        "split": {name: (len(xs), quantile_ms(xs, 0.5), quantile_ms(xs, 0.99))
+                  for name, xs in (("hand-ending", ending), ("mid-hand", mid)) if ending},
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
         "unseated": sum((Counter(p.get("unseated", {})) for p in parts), Counter()),
@@ -429,6 +446,10 @@ def report(name: str, r: dict[str, Any]) -> None:
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
     if r.get("unseated"):
         print(f"{'':>8}never seated: {dict(r['unseated'])}")
+    if r.get("split"):
+        print(f"{'':>8}latency by action: " + "; ".join(
+            f"{name} p50 {p50:.1f} ms p99 {p99:.1f} ms ({n} samples)"
+            for name, (n, p50, p99) in r["split"].items()))
     print(f"{'':>8}snapshot requests: {r['snapshots']} over {r['hands']} hands seen "
           f"({r['snapshots'] / max(r['hands'], 1):.2f} per hand; the clients request what the "
           f"browser page requests)")
