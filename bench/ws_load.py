@@ -18,7 +18,8 @@ What it measures, per run:
   seconds, for ``--seconds`` seconds it counts player actions (each ``action`` event once) and
   the latency from just before a bot sends its ``act`` to the moment the resulting ``action``
   event has reached every bot at that table (the sixth receipt), as seen by the client process
-  (so a saturated client adds its own queueing to the figure).
+  (so a saturated client adds its own queueing to the figure); also apart for the actions that
+  ended a hand (a ``hand_end`` followed them) and the others.
 * **CPU per action**: user + system CPU seconds of each group of processes (daphne, the worker,
   PostgreSQL, Redis, the clients; psutil, sampled five times a second) over the measured window,
   divided by the actions counted in it.
