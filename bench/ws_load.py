@@ -256,7 +256,7 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
         if t in done and t.exception() is not None:
             errors[type(t.exception()).__name__] += 1
     return {"actions": counted["actions"], "errors": dict(errors),
-            "latencies": [x for *key, x in latencies if tuple(key) not in ending],
+            "mid_latencies": [x for *key, x in latencies if tuple(key) not in ending],
             "ending_latencies": [x for *key, x in latencies if tuple(key) in ending],
             "races": sum(b.result.races for b in bots), "seated_after": seated_after,
             "unseated": dict(unseated),
@@ -340,8 +340,8 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
     cpu = meter.between(min(p["window"][0] for p in parts), max(p["window"][1] for p in parts))
     for p in procs:
         p.join(timeout=10)
-    mid = sorted(x for part in parts for x in part["latencies"])
-    ending = sorted(x for part in parts for x in part.get("ending_latencies", []))
+    mid = sorted(x for part in parts for x in part["mid_latencies"])
+    ending = sorted(x for part in parts for x in part["ending_latencies"])
     latencies = sorted(mid + ending)
     errors: Counter[str] = Counter()
     for part in parts:

@@ -26,6 +26,8 @@ print(json.dumps({
     "proxy_ssl_header": settings.SECURE_PROXY_SSL_HEADER,
     "login_limit": settings.AXES_FAILURE_LIMIT,
     "login_cooloff": settings.AXES_COOLOFF_TIME.total_seconds(),
+    "queue": settings.CELERY_TASK_DEFAULT_QUEUE, "control": settings.CELERY_CONTROL_EXCHANGE,
+    "channel_prefix": settings.ROOM_CHANNEL_PREFIX,
 }))
 """
 
@@ -37,6 +39,8 @@ ROOM_VARIABLES = {
     "SECURE_PROXY_SSL_HEADER", "SECURE_REDIRECT_EXEMPT", "LOGIN_FAILURE_LIMIT",
     "LOGIN_COOLOFF_MINUTES",
     "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by tests/browser/conftest.py for the whole test run
+    "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX",
+    "PYTEST_XDIST_WORKER",  # set by pytest-xdist in each of its worker processes
 }
 PRODUCTION = {
     "DEBUG": "false",
@@ -93,6 +97,21 @@ def test_zero_setup_defaults_are_sqlite_and_a_local_redis():
     assert s["name"].endswith("var/db.sqlite3")
     assert s["debug"] is False
     assert s["redis"].startswith("redis://127.0.0.1:")
+
+
+def test_rooms_sharing_a_redis_keep_apart_and_so_do_test_processes():
+    plain = settings_with()
+    assert (plain["queue"], plain["control"], plain["channel_prefix"]) == ("celery", "celery", "room")
+
+    room = settings_with(ROOM_NAMESPACE="blue")
+    assert room["queue"] == room["control"] == room["channel_prefix"] == "blue"
+
+    # pytest-xdist's workers of one test run: the same ROOM_NAMESPACE, each its own queue
+    # (their Celery workers use different test databases) and its own broadcast channels.
+    gw0 = settings_with(ROOM_NAMESPACE="test42", PYTEST_XDIST_WORKER="gw0")
+    gw1 = settings_with(ROOM_NAMESPACE="test42", PYTEST_XDIST_WORKER="gw1")
+    assert gw0["queue"] == gw0["control"] == gw0["channel_prefix"] == "test42gw0"
+    assert gw1["queue"] == gw1["control"] == gw1["channel_prefix"] == "test42gw1"
 
 
 def test_a_production_environment_passes_the_deployment_checklist():
