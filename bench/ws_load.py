@@ -352,7 +352,7 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
         "p50_ms": quantile_ms(latencies, 0.5), "p99_ms": quantile_ms(latencies, 0.99),
         "samples": len(latencies), "errors": dict(errors),
         "split": {name: (len(xs), quantile_ms(xs, 0.5), quantile_ms(xs, 0.99))
-                  for name, xs in (("hand-ending", ending), ("mid-hand", mid)) if ending},
+                  for name, xs in (("hand-ending", ending), ("mid-hand", mid))} if ending else {},
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
         "unseated": sum((Counter(p.get("unseated", {})) for p in parts), Counter()),
