@@ -36,6 +36,9 @@ MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 # Play ------------------------------------------------------------------------------------------
 ACTIONS = Counter("room_actions", "Player actions applied (fold, check, call, bet, raise, "
                   "show, muck; timeout when the server acted for an absent player).", ["action"])
+COPY_TRIES = Counter("room_copy_tries", "Actions tried on the process's copy of the table "
+                    "(tables/services/copies.py): committed, or run under the lock instead "
+                    "(locked: stale copy, refusal or hand end).", ["result"])
 HANDS_STARTED = Counter("room_hands_started", "Hands dealt.")
 HANDS_FINISHED = Counter("room_hands_finished", "Hands settled.")
 TIMER_LATENESS = Histogram(

@@ -236,6 +236,10 @@ WHITENOISE_USE_FINDERS = True
 # Redis use different prefixes.
 ROOM_CHANNEL_PREFIX: str = env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "room")
 
+# A mid-hand action at a table this process acted at last is decided on its copy of the table
+# and committed if nothing changed since (tables/services/copies.py; PostgreSQL only).
+ROOM_TABLE_COPIES: bool = env.bool("ROOM_TABLE_COPIES", default=True)
+
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

@@ -10,6 +10,8 @@ from pokerroom import metrics
 from tables.engine import HandState, IllegalAction, apply_action
 from tables.errors import TableError
 from tables.models import TableState
+from tables.services.copies import NotOnCopy, copy_take
+from tables.services.effects import Effects
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
 from tables.services.steps import engine_step
@@ -27,21 +29,54 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
     sent twice. Table events that do not touch the hand (seating, sit out/in, top-ups, someone
     leaving after the hand, a reconnect bonus) do not make it stale. Returns the recorded
     events. Refusals: TableError with the engine's reason or `stale_version`, `no_hand`,
-    `unknown_action`. Locks: the table row (a finishing hand adds the cashier's)."""
+    `unknown_action`. Locks: the table row (a finishing hand adds the cashier's), unless
+    committed on this process's copy of the table (copies.py)."""
     if action not in PLAYER_ACTIONS:
         raise TableError("unknown_action", f"Unknown action {action!r}: use one of "
                          f"{', '.join(sorted(PLAYER_ACTIONS))}.")
+    copy = copy_take(table_id)
+    if copy is not None:
+        events = act_on_copy(copy, user_id=user_id, action=action, amount=amount,
+                             expected_version=expected_version)
+        if events is not None:
+            return events
     with transaction.atomic():
         ts = table_lock(table_id)
         if expected_version is not None and hand_moved_since(ts, expected_version):
             raise TableError("stale_version", f"You acted on version {expected_version}; the "
                              f"hand has moved on (the table is at version {ts.version}).")
-        return act_locked(ts, user_id=user_id, action=action, amount=amount)
+        events = act_locked(ts, user_id=user_id, action=action, amount=amount)
+        if ts.xmin is not None and ts.hand_running:
+            ts.effects.keep(ts)
+        return events
 
 
-def act_locked(ts: TableState, *, user_id: int, action: str,
-               amount: int | None = None) -> list[dict[str, Any]]:
-    """`act` once the table row is locked and the version checked. Needs the table lock."""
+def act_on_copy(ts: TableState, *, user_id: int, action: str, amount: int | None,
+                expected_version: int | None) -> list[dict[str, Any]] | None:
+    """`act` decided on this process's copy of the table and committed if the table has not
+    changed since (copies.py). None when the copy cannot take this action — stale, a refusal
+    (the locked path gives it, from the table as it is), a hand's end —: nothing was written,
+    and the caller runs the action under the lock."""
+    if not ts.hand_running or (expected_version is not None
+                               and hand_moved_since(ts, expected_version)):
+        return None
+    ts.effects = Effects(ts.table_id)
+    try:
+        events = act_locked(ts, user_id=user_id, action=action, amount=amount, on_copy=True)
+    except (TableError, NotOnCopy):
+        metrics.COPY_TRIES.labels("locked").inc()
+        return None
+    ts.effects.count(metrics.COPY_TRIES.labels("committed").inc)
+    ts.effects.keep(ts)
+    ts.effects.run()
+    return events
+
+
+def act_locked(ts: TableState, *, user_id: int, action: str, amount: int | None = None,
+               on_copy: bool = False) -> list[dict[str, Any]]:
+    """`act` once the table row is locked and the version checked. Needs the table lock, or
+    `on_copy`: `ts` is this process's copy, committed by `rows.copy_commit` if still current
+    (a hand's end is NotOnCopy: it settles under the lock)."""
     hand = ts.hand
     if hand is None or hand.finished_at is not None:
         raise TableError("no_hand", "No hand is running.")
@@ -53,8 +88,11 @@ def act_locked(ts: TableState, *, user_id: int, action: str,
         events = apply_action(state, seat, action, amount)
     except IllegalAction as e:
         raise TableError(e.reason, f"Cannot {action}: {e.message}.") from None
+    if on_copy and state.is_over:
+        raise NotOnCopy("a hand's end settles under the table lock")
     ts.effects.count(metrics.ACTIONS.labels(action).inc)
-    return engine_step(ts, hand, state, events, EventLog(ts, hand), timezone.now())
+    return engine_step(ts, hand, state, events, EventLog(ts, hand, on_copy=on_copy),
+                       timezone.now())
 
 
 def hand_moved_since(ts: TableState, version: int) -> bool:

@@ -6,9 +6,11 @@ broadcast, a turn timer to queue, the next hand to time — and after the commit
 them in this order, whatever order the step recorded them in:
 
 1. broadcast the events (the database has them: a lost broadcast is a gap clients fill);
-2. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
-3. time the next hand (one due now is dealt here, in this thread: see timers.py);
-4. count it in the room's metrics (pokerroom/metrics.py).
+2. keep the process's copy of the table for its next action (copies.py), once the broadcast
+   is queued, so that the next step's broadcast cannot overtake this one;
+3. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
+4. time the next hand (one due now is dealt here, in this thread: see timers.py);
+5. count it in the room's metrics (pokerroom/metrics.py).
 
 A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
 is logged and the next ones still run: the step is committed, a lost broadcast is a gap the
@@ -23,6 +25,8 @@ from typing import Any
 
 from tables import timers
 from tables.groups import events_broadcast
+from tables.models import TableState
+from tables.services.copies import copy_keep
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +38,7 @@ class Effects:
     timeout: tuple[int, int, datetime.datetime] | None = None  # hand id, version, deadline
     next_hand_at: datetime.datetime | None = None
     counts: list[Callable[[], None]] = field(default_factory=list)  # metrics to move
+    copy: TableState | None = None  # the table as committed, for the process's next action
 
     def broadcast(self, items: list[dict[str, Any]]) -> None:
         self.items.extend(items)
@@ -47,11 +52,17 @@ class Effects:
     def count(self, metric: Callable[[], None]) -> None:
         self.counts.append(metric)
 
+    def keep(self, state: TableState) -> None:
+        self.copy = state
+
     def run(self) -> None:
         steps: list[tuple[str, Callable[[], None]]] = []
         if self.items:
             steps.append(("broadcast", lambda: events_broadcast(table_id=self.table_id,
                                                                 items=self.items)))
+        if self.copy is not None:
+            copy = self.copy
+            steps.append(("copy", lambda: copy_keep(copy)))
         if self.timeout is not None:
             hand_id, version, deadline = self.timeout
             steps.append(("turn timer", lambda: timers.timeout_schedule(

@@ -8,8 +8,10 @@ from django.db.models import Model
 
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat, TableState
+from tables.services.copies import NotOnCopy
 from tables.services.rows import (
     Statement,
+    copy_commit,
     events_insert_statement,
     insert_statement,
     statements_run,
@@ -27,9 +29,11 @@ class EventLog:
     """Collects one service call's events; `flush` numbers, stores them and hands them to the
     step's effects (broadcast after the commit)."""
 
-    def __init__(self, state: TableState, hand: Hand | None = None) -> None:
+    def __init__(self, state: TableState, hand: Hand | None = None, *,
+                 on_copy: bool = False) -> None:
         self.state = state
         self.hand = hand
+        self.on_copy = on_copy  # committed by `rows.copy_commit` (copies.py), or NotOnCopy
         self.items: list[Recorded] = []
         # Other rows the step changes, written with the events: one UPDATE per row (fields
         # merged: PostgreSQL applies only one of two changes to a row in one statement), and
@@ -76,7 +80,7 @@ class EventLog:
         """Store the events under the table's next versions (moving `version`, and
         `hand_moved_version` for events of the hand), save `hand_fields` / `table_fields` (and
         the `save`s and `insert`s queued) in the same round trip, and hand the events to the step's
-        effects. Needs the table lock."""
+        effects. Needs the table lock, or a copy of the table (`on_copy`)."""
         state = self.state
         rows, sent = [], []
         hand_id = self.hand.pk if self.hand is not None else None
@@ -95,6 +99,17 @@ class EventLog:
         changed = ["version"] if rows else []
         if state.hand_moved_version != moved:
             changed.append("hand_moved_version")
+        if self.on_copy:
+            self._copy_commit(rows, [*changed, *table_fields], hand_fields)
+        else:
+            self._write(rows, [*changed, *table_fields], hand_fields)
+        state.effects.broadcast(sent)
+        return sent
+
+    def _write(self, rows: list[dict[str, Any]], table_fields: list[str],
+               hand_fields: Sequence[str]) -> None:
+        """Write the events, the hand's and the table row's fields, the queued saves and
+        inserts: one round trip (`statements_run`). Needs the table lock."""
         statements = [insert_statement(obj) for obj in self.inserts]
         for obj, values in self.saves.values():
             for name, value in values.items():
@@ -106,8 +121,16 @@ class EventLog:
             statements.append(update_statement(self.hand, hand_fields))
         if rows:
             statements.append(events_insert_statement(rows))
-        if changed or table_fields:
-            statements.append(update_statement(state, [*changed, *table_fields]))
+        if table_fields:
+            statements.append(update_statement(self.state, table_fields))
         statements_run(statements)
-        state.effects.broadcast(sent)
-        return sent
+
+    def _copy_commit(self, rows: list[dict[str, Any]], table_fields: list[str],
+                     hand_fields: Sequence[str]) -> None:
+        """Commit on the copy: the table row, the hand and the events, and nothing else."""
+        if self.saves or self.inserts or self.writes or not rows or not hand_fields:
+            raise NotOnCopy("only a step that writes the hand and its events commits on a copy")
+        xmin = copy_commit(self.state, table_fields, self.hand, hand_fields, rows)
+        if xmin is None:
+            raise NotOnCopy("the table changed since this process's copy")
+        self.state.xmin = xmin

@@ -24,6 +24,7 @@ from cashier.services import pending_top_ups_sql
 from tables.models import AutoTopUp, Hand, HandEvent, Seat, TableConfig, TableState
 
 _local = threading.local()
+XMIN = "{}.xmin::text::bigint"  # PostgreSQL's row version (a transaction id) as a number
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,14 @@ def _instance(conn: BaseDatabaseWrapper, model: type[Model], row: Sequence[Any])
 
 
 def table_row_lock(table_id: int) -> TableState | None:
-    """The table's runtime row with its config and current hand loaded, locked (FOR UPDATE on
-    PostgreSQL; on SQLite the IMMEDIATE transaction already holds the write lock). None if it
+    """The table's runtime row with its config and current hand loaded, locked, or None if it
     does not exist.
+
+    On PostgreSQL the lock is a write (`UPDATE ... SET version = version`), so every step that
+    takes it gives the table row a new row version (`xmin`, kept as `state.xmin`, with the
+    config's as `state.table.xmin`): a commit on a process's copy of the table (copies.py)
+    checks those two and so sees every step committed since, whatever it wrote. On SQLite the
+    IMMEDIATE transaction already holds the write lock and there are no copies.
 
     The hand is read by a second statement, once the lock is held: joined into the locking
     query, it could come back as it was before the transaction we waited for changed it
@@ -104,11 +110,19 @@ def table_row_lock(table_id: int) -> TableState | None:
     server more than the round trip.)"""
     conn = _conn()
 
+    versioned = conn.vendor == "postgresql"
+
     def build_lock() -> str:
         ts, tc = _table(conn, TableState), _table(conn, TableConfig)
-        lock = " FOR UPDATE OF ts" if conn.features.has_select_for_update_of else ""
+        key, config_key = ts.columns["table"][0], tc.columns["id"][0]
+        if versioned:
+            version = ts.columns["version"][0]
+            return (f"UPDATE {ts.name} ts SET {version} = ts.{version} FROM {tc.name} tc "
+                    f"WHERE ts.{key} = %s AND tc.{config_key} = ts.{key} RETURNING "
+                    f"{ts.select_list('ts')}, {tc.select_list('tc')}, {XMIN.format('ts')}, "
+                    f"{XMIN.format('tc')}")
         return (f"SELECT {ts.select_list('ts')}, {tc.select_list('tc')} FROM {ts.name} ts "
-                f"JOIN {tc.name} tc ON tc.id = ts.table_id WHERE ts.table_id = %s{lock}")
+                f"JOIN {tc.name} tc ON tc.{config_key} = ts.{key} WHERE ts.{key} = %s")
 
     def build_hand() -> str:
         h = _table(conn, Hand)
@@ -120,8 +134,10 @@ def table_row_lock(table_id: int) -> TableState | None:
         if row is None:
             return None
         width = len(_table(conn, TableState).fields)
+        config_width = len(_table(conn, TableConfig).fields)
         state = _instance(conn, TableState, row[:width])
-        state.table = _instance(conn, TableConfig, row[width:])
+        state.table = _instance(conn, TableConfig, row[width:width + config_width])
+        state.xmin, state.table.xmin = row[-2:] if versioned else (None, None)
         hand_row = None
         if state.hand_id is not None:
             cursor.execute(_sql(conn, "hand_get", build_hand), [state.hand_id])
@@ -163,16 +179,23 @@ def _event_values(conn: BaseDatabaseWrapper, events: list[dict[str, Any]]
     return [*names, "created_at"], params
 
 
-def events_insert_statement(events: list[dict[str, Any]]) -> Statement:
+def events_insert_statement(events: list[dict[str, Any]], *, only_if: str = "") -> Statement:
     """One multi-row INSERT of HandEvent rows given as {field name: value} (every field but
-    the id and `created_at`, which is now); ids are not read back: nothing needs them."""
+    the id and `created_at`, which is now); ids are not read back: nothing needs them.
+    `only_if`: a condition (SQL) without which nothing is inserted."""
     conn = _conn()
     meta = _table(conn, HandEvent)
     names, params = _event_values(conn, events)
-    one = "(" + ", ".join(["%s"] * len(names)) + ")"
     columns = ", ".join(meta.columns[name][0] for name in names)
-    return (f"INSERT INTO {meta.name} ({columns}) VALUES {', '.join([one] * len(events))}",
-            params)
+    if not only_if:
+        one = "(" + ", ".join(["%s"] * len(names)) + ")"
+        return (f"INSERT INTO {meta.name} ({columns}) VALUES {', '.join([one] * len(events))}",
+                params)
+    # Values in a subquery have no column to take their types from: each says its own.
+    one = "(" + ", ".join(f"%s::{meta.columns[name][1].cast_db_type(conn)}"
+                          for name in names) + ")"
+    return (f"INSERT INTO {meta.name} ({columns}) SELECT * FROM (VALUES "
+            f"{', '.join([one] * len(events))}) v WHERE {only_if}", params)
 
 
 def insert_statement(obj: Model) -> Statement:
@@ -216,6 +239,36 @@ def statements_run(statements: Sequence[Statement]) -> None:
     with conn.cursor() as cursor:
         for sql, params in statements:
             cursor.execute(sql, params)
+
+
+def copy_commit(state: TableState, table_names: Sequence[str], hand: Hand,
+                hand_names: Sequence[str], events: list[dict[str, Any]]) -> int | None:
+    """Write a step decided on a process's copy of the table (copies.py) if, and only if, the
+    table row and its config still have the row versions the copy was made at (`state.xmin`,
+    `state.table.xmin`): the table row's `table_names`, the hand's `hand_names` and the new
+    `events` (as for `events_insert_statement`), in one statement, which PostgreSQL runs as its
+    own transaction (the caller is in autocommit).
+
+    The table row is updated first: every other step locks it first (`table_row_lock`), so
+    this waits for one in progress and, once it has committed, finds a new row version and
+    writes nothing. The hand and the events are written only if the table row was: all or
+    nothing. Returns the table row's new version, or None when the copy was stale."""
+    conn = _conn()
+    ts, tc = _table(conn, TableState), _table(conn, TableConfig)
+    table_sql, table_params = update_statement(state, table_names)
+    table_sql += (f" AND {XMIN.format(ts.name)} = %s AND EXISTS (SELECT 1 FROM {tc.name} "
+                  f"WHERE {tc.name}.{tc.columns['id'][0]} = %s AND {XMIN.format(tc.name)} = %s) "
+                  f"RETURNING {XMIN.format(ts.name)} AS xmin")
+    hand_sql, hand_params = update_statement(hand, hand_names)
+    events_sql, events_params = events_insert_statement(events,
+                                                        only_if="EXISTS (SELECT 1 FROM t)")
+    sql = (f"WITH t AS ({table_sql}), h AS ({hand_sql} AND EXISTS (SELECT 1 FROM t)), "
+           f"e AS ({events_sql}) SELECT xmin FROM t")
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [*table_params, state.xmin, state.table_id, state.table.xmin,
+                             *hand_params, *events_params])
+        row = cursor.fetchone()
+    return row[0] if row is not None else None
 
 
 def table_seats(table_id: int, *, lock: bool = False) -> list[Seat]:

@@ -1,0 +1,169 @@
+"""Worked examples of the two commits of one action (tables/services/copies.py): under the
+table lock, and on the process's copy of the table when nothing changed since. Both must give
+the same hand, event for event; the copy must see every change made since it was kept — an
+admin's edit of the table's timer, a timer re-armed, any step at the table."""
+from __future__ import annotations
+
+import datetime
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from cashier.audit import ledger_audit
+from tables import services
+from tables.engine import HandState, legal_actions
+from tables.models import Hand, HandEvent, Seat, TableConfig
+from tests.tables.helpers import live, random_action
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# On PostgreSQL an action committed on the copy is one statement; one under the lock takes
+# more (the lock, the hand read, the write). SQLite has no copies: every action takes the lock.
+COPIES = connection.vendor == "postgresql"
+TIMES = {"deadline", "countdown_at", "next_hand_at", "hand_id", "recent"}
+
+
+def act(table_id: int, user_id: int, action: str, amount: int | None = None) -> int:
+    """Act as the hand's current player; returns the SQL statements it took."""
+    ts, _hand, _state = live(table_id)
+    with CaptureQueriesContext(connection) as queries:
+        services.act(table_id=table_id, user_id=user_id, action=action, amount=amount,
+                     expected_version=ts.version)
+    return len([q for q in queries.captured_queries if q["sql"] not in {"BEGIN", "COMMIT"}])
+
+
+def to_act(table_id: int) -> tuple[int, HandState]:
+    _ts, _hand, state = live(table_id)
+    return int(state.players[state.to_act].player_id), state
+
+
+def events_of(table: TableConfig) -> list[dict[str, Any]]:
+    """The table's events without what differs between two tables (times, hand ids)."""
+    return [{k: v for k, v in e.payload.items() if k not in TIMES}
+            for e in HandEvent.objects.filter(table=table).order_by("version")]
+
+
+def admin_timer_change(client: Any, table: TableConfig, action_seconds: int) -> None:
+    """Change the table's `action_seconds` through its admin change form."""
+    url = reverse("admin:tables_tableconfig_change", args=(table.pk,))
+    form = client.get(url).context["adminform"].form
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = "" if value is None else value
+    data["action_seconds"] = action_seconds
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+
+
+@pytest.fixture
+def two_tables(make_table, make_player, sit, monkeypatch):
+    """Two identical tables with the same three players and the same decks."""
+    tables = [make_table(name=name, structure="NL", lower_stake=2, max_seats=6,
+                         hand_pause_seconds=0) for name in ("Copy", "Lock")]
+    players = [make_player(name) for name in ("alice", "bob", "carol")]
+    for table in tables:
+        for number, player in enumerate(players, start=1):
+            sit(table, player, number)
+    seed = {"next": "0" * 64}
+    monkeypatch.setattr("tables.services.starting.new_seed", lambda: seed["next"])
+    return tables, seed
+
+
+def test_a_mid_hand_action_after_this_processs_own_is_one_statement(two_tables):
+    (table, _other), _seed = two_tables
+    services.hand_start(table_id=table.pk, force=True)
+    counts = []
+    while (hand := live(table.pk)[1]) is not None and hand.finished_at is None:
+        user_id, state = to_act(table.pk)
+        la = legal_actions(state)
+        action = "show" if la.show else "check" if la.check else "call"
+        counts.append(act(table.pk, user_id, action))
+    # The hand's first action takes the lock and keeps the copy; the next ones, new streets
+    # included, commit on it; the last settles the hand under the lock.
+    first, *middle, last = counts
+    assert len(middle) >= 4 and set(middle) == ({1} if COPIES else {first})
+    if COPIES:
+        assert first == 3
+    assert last > max(middle)
+
+
+def test_both_commits_give_the_same_hands_event_for_event(two_tables):
+    (on_copy, locked), seed = two_tables
+    rng = random.Random(11)
+    for number in range(12):
+        seed["next"] = f"{number:064x}"
+        for table in (on_copy, locked):
+            services.hand_start(table_id=table.pk, force=True)
+        while (hand := live(on_copy.pk)[1]) is not None and hand.finished_at is None:
+            user_id, state = to_act(on_copy.pk)
+            action, amount = random_action(state, rng)
+            act(on_copy.pk, user_id, action, amount)
+            with override_settings(ROOM_TABLE_COPIES=False):
+                assert to_act(locked.pk)[0] == user_id
+                act(locked.pk, user_id, action, amount)
+        assert live(locked.pk)[1].finished_at is not None
+    assert events_of(on_copy) == events_of(locked)
+    chips = [sorted(Seat.objects.filter(table=t).values_list("player_id", "chips"))
+             for t in (on_copy, locked)]
+    assert chips[0] == chips[1]
+    report = ledger_audit()
+    assert report.ok, report.summary()
+
+
+def test_an_admin_timer_change_mid_hand_reaches_the_next_turn_under_both_commits(
+        two_tables, admin_client):
+    (on_copy, locked), _seed = two_tables
+    for table in (on_copy, locked):
+        services.hand_start(table_id=table.pk, force=True)
+        user_id, _state = to_act(table.pk)
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            act(table.pk, user_id, "call")  # the copy of `on_copy` is kept
+        admin_timer_change(admin_client, table, action_seconds=45)
+        user_id, _state = to_act(table.pk)
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            assert act(table.pk, user_id, "call") > 1  # the copy was stale: the lock
+        hand = Hand.objects.get(pk=live(table.pk)[1].pk)
+        assert hand.deadline - hand.turn_started_at == datetime.timedelta(
+            seconds=45 + table.countdown_seconds)
+    assert events_of(on_copy) == events_of(locked)
+
+
+def test_a_timer_re_armed_since_the_copy_is_not_overwritten(two_tables, fake_timers):
+    (table, _other), _seed = two_tables
+    services.hand_start(table_id=table.pk, force=True)
+    user_id, _state = to_act(table.pk)
+    act(table.pk, user_id, "call")  # the copy is kept, with the hand's timer as it was
+    hand = live(table.pk)[1]
+    Hand.objects.filter(pk=hand.pk).update(timer_at=None)  # as if the task had been lost
+    # A stale task finds the turn moved on and queues one for it: the hand's timer changes
+    # (under the table lock) and no event is recorded.
+    assert services.hand_timeout(hand_id=hand.pk, version=hand.version - 1) is False
+    rearmed = Hand.objects.get(pk=hand.pk).timer_at
+    assert rearmed is not None
+    user_id, state = to_act(table.pk)
+    action = "check" if legal_actions(state).check else "call"
+    assert act(table.pk, user_id, action) > 1  # the copy was stale: the lock
+    assert Hand.objects.get(pk=hand.pk).timer_at >= rearmed
+
+
+def test_a_refusal_on_the_copy_is_the_locked_paths_refusal(two_tables):
+    (table, _other), _seed = two_tables
+    services.hand_start(table_id=table.pk, force=True)
+    user_id, _state = to_act(table.pk)
+    act(table.pk, user_id, "call")
+    waiting = next(p for p in live(table.pk)[2].players if int(p.player_id) != to_act(table.pk)[0])
+    with pytest.raises(services.TableError) as refused:
+        act(table.pk, int(waiting.player_id), "check")
+    assert refused.value.code == "not_your_turn"
+    user_id, _state = to_act(table.pk)
+    act(table.pk, user_id, "call")  # the table is as it was: the hand goes on
