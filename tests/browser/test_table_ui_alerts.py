@@ -54,6 +54,8 @@ def test_a_background_table_calls_its_player_and_sounds_wait_for_a_gesture(
     # …so take a page that has had none: reload, call without touching the page.
     alice.reload()
     expect(alice.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
+    # Connected is the socket; the table (and her turn) arrive with its first frame.
+    expect(alice.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
     real_focus(alice)
     alice.evaluate("window.pokerTable.act('call')")
     check_when_my_turn(bob, "Preflop")
