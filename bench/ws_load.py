@@ -232,8 +232,8 @@ async def client_run(spec: dict[str, Any]) -> dict[str, Any]:
         tally = TableTally(target=0)
         for seat, (user_id, name, cookie) in enumerate(table["bots"], start=1):
             at_table[table["id"]] += 1
-            bots.append(Bot(url=table["url"], table_id=table["id"], user_id=user_id, name=name,
-                            cookie=cookie, seat=seat, tally=tally, think=spec["think"],
+            bots.append(Bot(url=table["urls"][seat - 1], table_id=table["id"], user_id=user_id,
+                            name=name, cookie=cookie, seat=seat, tally=tally, think=spec["think"],
                             buy_in=200, rng=random.Random(user_id), on_send=on_send,
                             on_event=on_event))
     tasks = [asyncio.create_task(b.run()) for b in bots]
@@ -432,11 +432,14 @@ async def floor_serve(port: int) -> None:
 
 # Main ----------------------------------------------------------------------------------------
 def layout(args: argparse.Namespace, table_ids: list[int], urls: list[str],
-           bots: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+           bots: list[tuple[int, str, str]], *, spread: bool = False) -> list[dict[str, Any]]:
     per_table = min(SEATS, args.connections // args.tables)
     tables = []
     for n, table_id in enumerate(table_ids):
-        tables.append({"id": table_id, "url": urls[n % len(urls)],
+        # A table's sockets on one server, or (--spread) dealt round the servers in turn.
+        tables.append({"id": table_id,
+                       "urls": [urls[(n + (seat if spread else 0)) % len(urls)]
+                                for seat in range(per_table)],
                        "bots": bots[n * per_table:(n + 1) * per_table]})
     return tables
 
@@ -468,6 +471,9 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--spread", action="store_true",
+                        help="deal each table's sockets round the servers instead of serving "
+                             "a table from one (a load balancer that does not route by table)")
     parser.add_argument("--rate", type=float, default=0.0,
                         help="total actions/s the bots aim at (0: act at once)")
     parser.add_argument("--servers", type=int, default=1, help="daphne processes")
@@ -533,11 +539,12 @@ def main() -> int:
         urls = [f"http://127.0.0.1:{p}" for p in ports]
         total = per_table * args.tables
         print(f"room: {total} connections on {args.tables} tables ({per_table} per table), "
-              f"{args.servers} daphne, 1 Celery worker, {args.clients} client process(es), "
+              f"{args.servers} daphne ({'each table spread over them' if args.spread else 'a table on one'}), "
+              f"1 Celery worker, {args.clients} client process(es), "
               f"rate {'unlimited' if not args.rate else f'~{args.rate:g}/s'}, "
               f"{args.seconds:g} s measured from {args.warmup:g} s after all are seated")
         daphnes, celery = processes[:-1], processes[-1]
-        room = run_clients(layout(args, table_ids, urls, room_bots), args, {
+        room = run_clients(layout(args, table_ids, urls, room_bots, spread=args.spread), args, {
             "daphne": lambda: [p.pid for p in daphnes], "worker": lambda: [celery.pid],
             "PostgreSQL": pids_named("postgres"), "Redis": pids_named("redis-server")})
         for p in processes:
