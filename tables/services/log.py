@@ -99,10 +99,8 @@ class EventLog:
         changed = ["version"] if rows else []
         if state.hand_moved_version != moved:
             changed.append("hand_moved_version")
-        if self.on_copy:
-            self._copy_commit(rows, [*changed, *table_fields], hand_fields)
-        else:
-            self._write(rows, [*changed, *table_fields], hand_fields)
+        commit = self._copy_commit if self.on_copy else self._write
+        commit(rows, [*changed, *table_fields], hand_fields)
         state.effects.broadcast(sent)
         return sent
 
