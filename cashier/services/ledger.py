@@ -93,8 +93,9 @@ def accounts_find(lookups: Sequence[AccountLookup], *, lock: bool = False) -> li
     top-up run it, and the ORM compiled the OR of lookups anew.)
 
     `lock`: take lock step 3 in the same query (as `accounts_lock` does: ascending id, FOR NO
-    KEY UPDATE). An account created here on first use is locked after the others; a new row
-    is nobody else's to wait for but a concurrent creator's, whose INSERT ours waits on."""
+    KEY UPDATE), but only if every account exists. Creating one may wait on a concurrent
+    creator's INSERT, and that creator may be waiting for an account we would already hold:
+    so when one is missing, nothing is locked until all exist, and then all are locked."""
     names = ("kind", "currency", "user", "table")
     table, pk, *columns = sql_names(LedgerAccount, "id", *names)
     column = dict(zip(names, columns, strict=True))
@@ -108,15 +109,18 @@ def accounts_find(lookups: Sequence[AccountLookup], *, lock: bool = False) -> li
                 parts.append(f"{column[name]} = %s")
                 params.append(value)
         clauses.append(f"({' AND '.join(parts)})")
-    sql = f"SELECT * FROM {table} WHERE {' OR '.join(clauses)}"
+    where = " OR ".join(clauses)
+    sql = f"SELECT * FROM {table} WHERE ({where})"
     if lock:
-        sql += f" ORDER BY {pk}{for_no_key_update()}"
+        sql += (f" AND (SELECT count(*) FROM {table} WHERE {where}) = %s"
+                f" ORDER BY {pk}{for_no_key_update()}")
+        params = [*params, *params, len(set(lookups))]
     found = {(a.kind, a.currency, a.user_id, a.table_id): a
              for a in LedgerAccount.objects.raw(sql, params)}
     created = {lookup: _account_get_or_create(
         **dict(zip(("kind", "currency", "user_id", "table_id"), lookup, strict=True)))
         for lookup in lookups if lookup not in found}
-    if lock and created:
+    if lock and created:  # then none was found: all of them are in `created`
         fresh = accounts_lock(created.values())
         created = {lookup: fresh[account.pk] for lookup, account in created.items()}
     return [found.get(lookup) or created[lookup] for lookup in lookups]

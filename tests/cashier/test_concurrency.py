@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, PendingTopUp, TopUpStatus, Withdrawal
 from cashier.services import (
     CashierError,
+    accounts_lock,
     apply_top_ups,
     buy_in,
     cash_out,
@@ -35,6 +37,7 @@ from cashier.services import (
     withdrawal_cancel,
     withdrawal_request,
 )
+from cashier.services.ledger import accounts_find, escrow_lookup, system_lookup
 from tables.models import Currency, Seat
 
 from .conftest import SANDBOX_OK, new_key
@@ -280,3 +283,68 @@ def test_the_same_key_sent_10_times_at_once_moves_money_once(make_player):
     assert wallet_account(user=ann, currency=Currency.REAL).balance == 2_500
     assert ann.ledger_transactions.count() == 1
     assert ledger_audit().ok
+
+
+@pytest.mark.postgres
+def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table):
+    """The race behind a deadlock the 16-thread run once hit. Two hands end at a new table at
+    the same time. The first creates the house account (its insert is not committed yet), then
+    locks escrow and house. The second has found the escrow but not the house. Had it locked
+    the escrow before creating the house, it would wait on the first's insert while holding what
+    the first waits for. It creates what is missing before it locks anything."""
+    table = make_table()
+    escrow = escrow_account(table=table)
+    inserted, go = threading.Event(), threading.Event()
+    second_pid: list[int] = []
+    errors: list[BaseException] = []
+
+    def first() -> None:  # creates the house account, then locks escrow + house
+        try:
+            with transaction.atomic():
+                house = system_account(kind=AccountKind.HOUSE, currency=table.currency)
+                inserted.set()
+                assert go.wait(10)
+                accounts_lock([escrow, house])
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            inserted.set()
+            connection.close()
+
+    def second() -> None:  # finds the escrow, not the uncommitted house
+        try:
+            assert inserted.wait(10)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                second_pid.append(cursor.fetchone()[0])
+            with transaction.atomic():
+                accounts_find([escrow_lookup(table=table),
+                               system_lookup(kind=AccountKind.HOUSE, currency=table.currency)],
+                              lock=True)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    _until_waiting_on_a_lock(second_pid)  # on the first's insert of the house account
+    go.set()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert LedgerAccount.objects.filter(kind=AccountKind.HOUSE).count() == 1
+
+
+def _until_waiting_on_a_lock(pid: list[int]) -> None:
+    for _ in range(200):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                           pid[:1] or [0])
+            row = cursor.fetchone()
+        if row and row[0] == "Lock":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the second transaction never waited on the first")
