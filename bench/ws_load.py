@@ -15,11 +15,12 @@ What it measures, per run:
   over ``--clients`` client processes (a table's bots share one process). Bots act at once
   (``--rate 0``) or pace themselves to about ``--rate`` actions/s in total. Once every bot of
   every client process is seated, after ``--warmup`` seconds, for ``--seconds`` seconds (one
-  window for all the client processes; none leaves before all are done) each counts player actions (each ``action`` event once) and
-  the latency from just before a bot sends its ``act`` to the moment the resulting ``action``
-  event has reached every bot at that table (the sixth receipt), as seen by the client process
-  (so a saturated client adds its own queueing to the figure); also apart for the actions that
-  ended a hand (a ``hand_end`` followed them) and the others.
+  window for all the client processes; none leaves before all are done) each counts player
+  actions (each ``action`` event once) and the latency from just before a bot sends its
+  ``act`` to the moment the resulting ``action`` event has reached every bot at that table (the
+  sixth receipt), as seen by the client process (so a saturated client adds its own queueing
+  to the figure); also apart for the actions that ended a hand (a ``hand_end`` followed them)
+  and the others.
 * **CPU per action**: user + system CPU seconds of each group of processes (daphne, the worker,
   PostgreSQL, Redis, the clients; psutil, sampled five times a second) over the measured window,
   divided by the actions counted in it.
