@@ -122,6 +122,8 @@ function receive(msg) {
   } else if (msg.type === "mutes") {
     chat.takeMutes(msg);
   } else if (msg.type === "error") {
+    // entropy for a deck dealt a moment before it arrived: nothing for the player to do
+    if (msg.code === "entropy_refused") return;
     if (!chat.takeError(msg)) showError(msg);
   }
 }
