@@ -123,9 +123,12 @@ def test_two_players_play_a_hand_to_showdown(room_url, new_page, make_table):
     else:  # mucked: bob never sees them
         expect(seat(bob, 1).locator(".card[data-card]")).to_have_count(0)
     expect(alice.locator(".seat.winner .result").first).to_contain_text(re.compile(r"Wins \d+"))
-    # The last hands panel verifies the deal in the browser from the revealed seed.
+    # The last hands panel verifies the deal in the browser: the cards alice saw against the
+    # commitment, and her browser's entropy (sent when she sat down, seconds before bob did)
+    # in the deal order.
     alice.get_by_role("button", name="Verify hand #1").click()
-    expect(alice.locator("#history .verify-result")).to_contain_text("✓", timeout=TIMEOUT)
+    expect(alice.locator("#history .verify-result")).to_contain_text(
+        "Your browser's entropy was part of the deal order", timeout=TIMEOUT)
     alice.wait_for_timeout(600)  # let the chips fly
     shot(alice, "table-alice-showdown")
     alice.set_viewport_size({"width": 390, "height": 844})

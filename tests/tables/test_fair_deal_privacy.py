@@ -296,3 +296,5 @@ def _check(users: list[Any], players: list[Client], watchers: list[Client],
                 k: dealt[k] for k in deals}
     assert kinds >= {"timeout", "fold", "all-in", "shown after fold"}, kinds
     assert mucked and shown and unshown, (mucked, shown, unshown)
+    print(f"privacy scan: {HANDS} hands, {shown + unshown} hand records, {shown} shown, "
+          f"{unshown} unshown ({mucked} mucked), 0 rebuilt from what others received")
