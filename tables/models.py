@@ -481,6 +481,7 @@ class DeckEntropy(models.Model):
     value = models.CharField(max_length=64)
 
     class Meta:
+        verbose_name_plural = "deck entropies"
         constraints = [models.UniqueConstraint(fields=["table", "commitment", "player"],
                                                name="one_entropy_per_player_and_deck")]
 
