@@ -149,6 +149,20 @@ if ROOM_ENV not in {"production", "development"}:
     raise ImproperlyConfigured(f"ROOM_ENV must be production or development, not {ROOM_ENV!r}")
 if ROOM_ENV == "production" and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured("ROOM_ENV=production needs a SECRET_KEY of its own")
+# Fail closed: the development key (public, in this file) is for a room only this machine can
+# reach. A room listening beyond loopback (ROOM_HOST, the Procfile's bind address) or answering
+# to other names than localhost's (ALLOWED_HOSTS) refuses to start without a key of its own,
+# instead of quietly running in development mode with forgeable sessions.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+LOCAL_NAMES = LOOPBACK_HOSTS | {"testserver"}  # Django's test client's host
+ROOM_HOST: str = env("ROOM_HOST", default="127.0.0.1")
+_exposed = ([ROOM_HOST] if ROOM_HOST not in LOOPBACK_HOSTS else []) + [
+    host for host in ALLOWED_HOSTS if host not in LOCAL_NAMES]
+if _exposed and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        f"This room can be reached beyond this machine ({', '.join(_exposed)} in ROOM_HOST or "
+        "ALLOWED_HOSTS) but has no SECRET_KEY of its own: set SECRET_KEY (50+ random "
+        "characters). Only a room on loopback may run with the development key.")
 PRODUCTION = ROOM_ENV == "production"
 
 SECURE_SSL_REDIRECT: bool = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)

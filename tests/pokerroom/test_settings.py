@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 PRINT_SETTINGS = """
@@ -39,7 +41,7 @@ ROOM_VARIABLES = {
     "SECURE_PROXY_SSL_HEADER", "SECURE_REDIRECT_EXEMPT", "LOGIN_FAILURE_LIMIT",
     "LOGIN_COOLOFF_MINUTES",
     "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by tests/browser/conftest.py for the whole test run
-    "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX",
+    "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX", "ROOM_HOST",
     "PYTEST_XDIST_WORKER",  # set by pytest-xdist in each of its worker processes
 }
 PRODUCTION = {
@@ -159,3 +161,33 @@ def test_production_refuses_to_start_with_the_development_secret_key():
 
     assert result.returncode != 0
     assert "ROOM_ENV=production needs a SECRET_KEY of its own" in result.stderr
+
+
+@pytest.mark.parametrize("exposed", [
+    {"ROOM_HOST": "0.0.0.0"},
+    {"ROOM_HOST": "203.0.113.5"},
+    {"ALLOWED_HOSTS": "poker.example.com"},
+    {"ALLOWED_HOSTS": "127.0.0.1,localhost,*"},
+    {"ALLOWED_HOSTS": ".example.com", "ROOM_ENV": "development"},
+])
+def test_a_room_reachable_beyond_loopback_refuses_to_start_without_its_own_key(exposed):
+    """Forgetting SECRET_KEY used to give development mode with a key anyone can read here."""
+    result = manage("check", **exposed)
+
+    assert result.returncode != 0
+    assert "has no SECRET_KEY of its own" in result.stderr
+
+    with_key = manage("check", **exposed, SECRET_KEY=PRODUCTION["SECRET_KEY"])
+    assert with_key.returncode == 0, with_key.stderr
+
+
+@pytest.mark.parametrize("local", [
+    {},  # `make run`
+    {"ROOM_HOST": "localhost", "ALLOWED_HOSTS": "localhost,127.0.0.1,[::1]"},
+    {"ROOM_HOST": "::1"},
+])
+def test_a_room_on_loopback_still_runs_with_the_development_key(local):
+    s = settings_with(**local)
+
+    assert s["room_env"] == "development"
+    assert s["secret"] == "dev-only-insecure-key-change-me-in-production"
