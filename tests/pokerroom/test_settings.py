@@ -26,7 +26,9 @@ print(json.dumps({
     "ssl_redirect": settings.SECURE_SSL_REDIRECT, "hsts": settings.SECURE_HSTS_SECONDS,
     "session_secure": settings.SESSION_COOKIE_SECURE, "csrf_secure": settings.CSRF_COOKIE_SECURE,
     "proxy_ssl_header": settings.SECURE_PROXY_SSL_HEADER,
-    "login_limit": settings.AXES_FAILURE_LIMIT,
+    "login_limit": settings.LOGIN_FAILURE_LIMIT,
+    "address_login_limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+    "signups": settings.SIGNUPS_PER_ADDRESS_PER_DAY,
     "login_cooloff": settings.AXES_COOLOFF_TIME.total_seconds(),
     "queue": settings.CELERY_TASK_DEFAULT_QUEUE, "control": settings.CELERY_CONTROL_EXCHANGE,
     "channel_prefix": settings.ROOM_CHANNEL_PREFIX,
@@ -39,7 +41,7 @@ ROOM_VARIABLES = {
     "ROOM_ENV", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_PROXY_SSL_HEADER", "SECURE_REDIRECT_EXEMPT", "LOGIN_FAILURE_LIMIT",
-    "LOGIN_COOLOFF_MINUTES",
+    "LOGIN_COOLOFF_MINUTES", "LOGIN_ADDRESS_FAILURE_LIMIT", "SIGNUPS_PER_ADDRESS_PER_DAY",
     "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by tests/browser/conftest.py for the whole test run
     "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX", "ROOM_HOST",
     "PYTEST_XDIST_WORKER",  # set by pytest-xdist in each of its worker processes
@@ -148,12 +150,14 @@ def test_a_development_run_serves_plain_http():
 def test_each_security_setting_can_be_set_on_its_own():
     s = settings_with(**PRODUCTION, SECURE_SSL_REDIRECT="false", SECURE_HSTS_SECONDS="3600",
                       SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
-                      LOGIN_FAILURE_LIMIT="5", LOGIN_COOLOFF_MINUTES="30")
+                      LOGIN_FAILURE_LIMIT="5", LOGIN_COOLOFF_MINUTES="30",
+                      LOGIN_ADDRESS_FAILURE_LIMIT="40", SIGNUPS_PER_ADDRESS_PER_DAY="2")
 
     assert s["ssl_redirect"] is False
     assert s["hsts"] == 3600
     assert s["proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert (s["login_limit"], s["login_cooloff"]) == (5, 1800)
+    assert (s["address_login_limit"], s["signups"]) == (40, 2)
 
 
 def test_production_refuses_to_start_with_the_development_secret_key():
