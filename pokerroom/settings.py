@@ -263,6 +263,12 @@ WHITENOISE_USE_FINDERS = True
 # Redis use different prefixes.
 ROOM_CHANNEL_PREFIX: str = env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "room")
 
+# Visitors who are not logged in may watch: per daphne process, at most this many of their
+# sockets from one address (IPv6: one /64) and in all (tables/admission.py). Over a cap the
+# socket gets an `error` frame naming it and is closed (4429).
+ROOM_WS_ANONYMOUS_PER_ADDRESS: int = env.int("ROOM_WS_ANONYMOUS_PER_ADDRESS", default=20)
+ROOM_WS_ANONYMOUS_MAX: int = env.int("ROOM_WS_ANONYMOUS_MAX", default=2000)
+
 # A mid-hand action at a table this process acted at last is decided on its copy of the table
 # and committed if nothing changed since (tables/services/copies.py; PostgreSQL only).
 ROOM_TABLE_COPIES: bool = env.bool("ROOM_TABLE_COPIES", default=True)
