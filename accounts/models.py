@@ -47,3 +47,19 @@ class User(AbstractUser):
                 errors["username"] = e
         if errors:
             raise ValidationError(errors)
+
+
+class SignUpCount(models.Model):
+    """Sign-ups from one network on one UTC day (accounts/throttle.py): each sign-up grants play
+    money, so one address may not make accounts without end. Rows of past days are deleted."""
+
+    network = models.CharField(max_length=64)
+    day = models.DateField(db_index=True)
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["network", "day"],
+                                               name="signup_count_network_day")]
+
+    def __str__(self) -> str:
+        return f"{self.count} sign-ups from {self.network} on {self.day}"

@@ -12,13 +12,16 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.signals import user_signed_up
+from accounts.throttle import signup_count
 
 log = logging.getLogger(__name__)
 
 
-def user_sign_up(*, user: User, email: str) -> User:
-    """Save the new account built by SignUpForm, with `email` unless another account has it."""
+def user_sign_up(*, user: User, email: str, address: str | None) -> User:
+    """Save the new account built by SignUpForm, with `email` unless another account has it.
+    Raises SignUpThrottled (nothing saved) past the day's sign-ups from `address`."""
     with transaction.atomic():
+        signup_count(address=address)
         user.email = "" if _email_taken(email, user_pk=None) else email
         user.save()
         _write_after_commit(user=user, email=email, linked=bool(user.email), signing_up=True)

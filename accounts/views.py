@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.services import user_email_change, user_sign_up
+from accounts.throttle import SignUpThrottled
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -16,7 +17,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        user = user_sign_up(user=form.save(commit=False), email=email)
+        try:
+            user = user_sign_up(user=form.save(commit=False), email=email,
+                                address=request.META.get("REMOTE_ADDR"))
+        except SignUpThrottled as refused:
+            response = render(request, "accounts/signup.html",
+                              {"form": form, "throttled": refused.message}, status=429)
+            response["Retry-After"] = str(refused.retry_after)
+            return response
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to the room, {user.username}! We sent a note to {email}.")
         return redirect("lobby")

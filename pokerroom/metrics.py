@@ -57,6 +57,11 @@ GAPS = Counter("room_gaps", "Version gaps in a socket's live stream filled from 
 SNAPSHOTS = Counter("room_snapshots", "Full table snapshots sent (connects, and catch-ups too "
                     "old for events).")
 
+# Workers ---------------------------------------------------------------------------------------
+CELERY_WORKERS = Gauge("room_celery_workers", "Celery workers of this room that answered the "
+                       "last ping of /readyz (pokerroom/health.py; 0: none, the room's timers "
+                       "wait).", multiprocess_mode="livemostrecent")
+
 # Money -----------------------------------------------------------------------------------------
 LEDGER_TRANSACTIONS = Counter("room_ledger_transactions",
                               "Ledger transactions committed, by kind.", ["kind"])

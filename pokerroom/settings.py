@@ -149,6 +149,20 @@ if ROOM_ENV not in {"production", "development"}:
     raise ImproperlyConfigured(f"ROOM_ENV must be production or development, not {ROOM_ENV!r}")
 if ROOM_ENV == "production" and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured("ROOM_ENV=production needs a SECRET_KEY of its own")
+# Fail closed: the development key (public, in this file) is for a room only this machine can
+# reach. A room listening beyond loopback (ROOM_HOST, the Procfile's bind address) or answering
+# to other names than localhost's (ALLOWED_HOSTS) refuses to start without a key of its own,
+# instead of quietly running in development mode with forgeable sessions.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+LOCAL_NAMES = LOOPBACK_HOSTS | {"testserver"}  # Django's test client's host
+ROOM_HOST: str = env("ROOM_HOST", default="127.0.0.1")
+_exposed = ([ROOM_HOST] if ROOM_HOST not in LOOPBACK_HOSTS else []) + [
+    host for host in ALLOWED_HOSTS if host not in LOCAL_NAMES]
+if _exposed and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        f"This room can be reached beyond this machine ({', '.join(_exposed)} in ROOM_HOST or "
+        "ALLOWED_HOSTS) but has no SECRET_KEY of its own: set SECRET_KEY (50+ random "
+        "characters). Only a room on loopback may run with the development key.")
 PRODUCTION = ROOM_ENV == "production"
 
 SECURE_SSL_REDIRECT: bool = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
@@ -167,21 +181,34 @@ if _proxy_ssl_header and len(_proxy_ssl_header) != 2:
 SECURE_PROXY_SSL_HEADER = (_proxy_ssl_header[0], _proxy_ssl_header[1]) if _proxy_ssl_header else None
 
 # Login throttling (django-axes): after LOGIN_FAILURE_LIMIT failed log-ins within the cool-off
-# for one username, or from one address, further log-ins for it are refused until the cool-off
-# has passed since the last failure (a failure while locked starts it again). Staff unlock in
-# admin (Axes, Access attempts: delete) or with `manage.py axes_reset_username NAME`.
-# Behind a proxy, run daphne with --proxy-headers so the address is the client's, not the proxy's.
+# for one username from one address, that username's log-ins from that address are refused,
+# and after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address (whatever the usernames), all
+# of its log-ins are, until the cool-off has passed since the last failure (a failure while
+# locked starts it again). Locking a username alone would let anyone lock the admin out from
+# anywhere by failing his name. Axes has one failure limit: it counts the username+address
+# pairs, and accounts.lockout.failure_limit lowers the limit to 0 for an address over its own.
+# Staff unlock in admin (Axes, Access attempts: delete) or with `manage.py axes_reset_username
+# NAME` / `axes_reset_ip ADDRESS`. Behind a proxy, run daphne with --proxy-headers so the
+# address is the client's, not the proxy's.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before any check
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=10)
+LOGIN_FAILURE_LIMIT: int = env.int("LOGIN_FAILURE_LIMIT", default=10)
+LOGIN_ADDRESS_FAILURE_LIMIT: int = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=50)
+if LOGIN_ADDRESS_FAILURE_LIMIT < LOGIN_FAILURE_LIMIT:
+    raise ImproperlyConfigured("LOGIN_ADDRESS_FAILURE_LIMIT is at least LOGIN_FAILURE_LIMIT: an "
+                               "address's failures include each of its usernames'")
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # per account, and per address
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # one account from one address
 # A success does not wipe the failures: it would also wipe its address's, so one valid account
 # would let an address try on other accounts without end.
 AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# Sign-ups (each one grants play money): at most SIGNUPS_PER_ADDRESS_PER_DAY accounts from one
+# address (IPv6: one /64) per UTC day (accounts/throttle.py).
+SIGNUPS_PER_ADDRESS_PER_DAY: int = env.int("SIGNUPS_PER_ADDRESS_PER_DAY", default=5)
 AXES_VERBOSE = False  # no banner at every process start; lockouts are still logged as warnings
 
 # Account email (the sign-up note, accounts/services.py): EMAIL_URL such as
@@ -235,6 +262,12 @@ WHITENOISE_USE_FINDERS = True
 # layer: consumers have no channel of their own. Separate rooms (or test runs) sharing one
 # Redis use different prefixes.
 ROOM_CHANNEL_PREFIX: str = env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or "room")
+
+# Visitors who are not logged in may watch: per daphne process, at most this many of their
+# sockets from one address (IPv6: one /64) and in all (tables/admission.py). Over a cap the
+# socket gets an `error` frame naming it and is closed (4429).
+ROOM_WS_ANONYMOUS_PER_ADDRESS: int = env.int("ROOM_WS_ANONYMOUS_PER_ADDRESS", default=20)
+ROOM_WS_ANONYMOUS_MAX: int = env.int("ROOM_WS_ANONYMOUS_MAX", default=2000)
 
 # A mid-hand action at a table this process acted at last is decided on its copy of the table
 # and committed if nothing changed since (tables/services/copies.py; PostgreSQL only).

@@ -17,7 +17,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from pokerroom import metrics
-from tables import fanout, services
+from tables import admission, fanout, services
 from tables.engine import fairness
 from tables.errors import TableError
 from tables.groups import batch_frame, server_loop_use, table_group
@@ -50,6 +50,9 @@ MAX_MESSAGE_BYTES = 4096  # larger messages are answered `too_large`; the server
 # socket (1009, with a reason) above its own maximum (`--websocket-max-message-size`, Procfile)
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
+RATE_LIMITED = (f"Too many requests: at most {RATE_PER_SECOND:g} tokens a second, {RATE_BURST:g} "
+                f"at once; a message costs 1, a snapshot {admission.SNAPSHOT_TOKENS}, a hello 1 "
+                f"more per {admission.EVENTS_PER_TOKEN} events it catches up. Nothing was done.")
 GAP_WAIT_SECONDS = 0.05
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 CHAT_TYPES = ("chat", "mute")  # tables/services/chat.py
@@ -60,18 +63,19 @@ NO_ARGS = {
 
 
 class TokenBucket:
-    """`rate` tokens per second up to `burst`; each message takes one."""
+    """`rate` tokens per second up to `burst`; each message takes one, a request that reads
+    more takes more (tables/admission.py), all or none."""
 
     def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
         self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
 
-    def take(self) -> bool:
+    def take(self, cost: float = 1) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
 
 
@@ -132,12 +136,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self.scope, self.channel_layer, self.base_send = scope, None, send
         self.bucket, self.closed = TokenBucket(), False
+        self.anonymous_network: str | None = None  # counted in admission.ANONYMOUS
         try:
             while True:
                 await self.dispatch(await receive())
         except StopConsumer:
             pass
         finally:
+            if self.anonymous_network is not None:
+                admission.ANONYMOUS.release(self.anonymous_network)
+                self.anonymous_network = None
             await self.ended()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -148,6 +156,28 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def ended(self) -> None:
         """Called once when the consumer stops, however it stops."""
+
+    async def admitted(self) -> bool:
+        """Let the socket in, unless it is anonymous and over a cap (tables/admission.py): then
+        it is accepted only to be told why in an `error` frame, and closed."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            return True
+        try:
+            self.anonymous_network = admission.ANONYMOUS.admit(self.scope.get("client"))
+        except admission.Refused as refused:
+            await self.accept()
+            await self.error(refused.code, refused.message)
+            await self.close(code=admission.REFUSED_CLOSE_CODE, reason=refused.code)
+            self.closed = True
+            return False
+        return True
+
+    def spend(self, cost: int) -> None:
+        """Take `cost` tokens for a request that reads more than a message (its first token
+        is already taken), or refuse it before it reads anything."""
+        if cost > 0 and not self.bucket.take(cost):
+            raise BadRequest("rate_limited", RATE_LIMITED)
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
                    close: bool = False) -> None:
@@ -167,13 +197,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
+        if self.closed:  # refused at connect, or gone: nobody to answer
+            return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         ref = None
         try:
+            if not self.bucket.take():  # every message, a too large one too
+                raise BadRequest("rate_limited", RATE_LIMITED)
             if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
                 raise BadRequest("too_large", f"Messages are at most {MAX_MESSAGE_BYTES} bytes.")
-            if not self.bucket.take():
-                raise BadRequest("rate_limited", "Too many messages: at most 10 per second.")
             content = decode(raw)
             ref = ref_of(content)
             await self.handle(content)
@@ -198,6 +230,8 @@ class LobbyConsumer(RoomConsumer):
     """Anyone may watch the lobby: sends the table list on connect and on {"type": "refresh"}."""
 
     async def connect(self) -> None:
+        if not await self.admitted():
+            return
         await self.accept()
         await self.send_lobby()
 
@@ -205,6 +239,7 @@ class LobbyConsumer(RoomConsumer):
         if content.get("type") != "refresh":
             raise BadRequest("unknown_type",
                              'The lobby socket only understands {"type": "refresh"}.')
+        self.spend(admission.SNAPSHOT_TOKENS - 1)
         await self.send_lobby()
 
     async def send_lobby(self) -> None:
@@ -250,6 +285,8 @@ class TableConsumer(RoomConsumer):
     version: int | None
 
     async def connect(self) -> None:
+        if not await self.admitted():
+            return
         server_loop_use(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
@@ -386,10 +423,13 @@ class TableConsumer(RoomConsumer):
             await self.send_json({"type": "pong"})
             return
         if kind == "snapshot":
+            self.spend(admission.SNAPSHOT_TOKENS - 1)
             await self.send_snapshot()
             return
         if kind == "hello":
-            await self.resync(_int_field(content, "last_version"))
+            last_version = _int_field(content, "last_version")
+            self.spend(admission.hello_cost(last_version=last_version, current=self.version) - 1)
+            await self.resync(last_version)
             return
         if kind in CHAT_TYPES:
             await self.chat_message(kind, content)

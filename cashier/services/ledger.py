@@ -18,8 +18,6 @@ is safe without row locks.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -29,6 +27,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from cashier.errors import CashierError
+from cashier.fingerprints import fingerprint, fingerprint_matches
 from cashier.models import (
     AccountKind,
     IdempotencyRecord,
@@ -274,11 +273,6 @@ def amounts_add(model: type[Model], name: str, amounts: dict[int, int]) -> None:
 
 
 # Idempotency ----------------------------------------------------------------------------------
-def _fingerprint(operation: str, params: dict[str, Any]) -> str:
-    canonical = json.dumps({"operation": operation, **params}, sort_keys=True, default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
 def idempotent_run(
     *, key: str, operation: str, params: dict[str, Any], apply: Callable[[], dict[str, Any]],
     savepoint: bool = True,
@@ -293,12 +287,13 @@ def idempotent_run(
     (two statements fewer; the tables services, whose requests are one transaction each)."""
     if not key or len(key) > 200:
         raise CashierError("missing_idempotency_key", "The request has no valid idempotency key.")
-    fingerprint = _fingerprint(operation, params)
     with transaction.atomic(savepoint=savepoint):
-        record_id = _claim(key=key, operation=operation, fingerprint=fingerprint)
+        record_id = _claim(key=key, operation=operation,
+                           fingerprint=fingerprint(operation, params))
         if record_id is None:
             first = IdempotencyRecord.objects.get(key=key)
-            if first.operation != operation or first.fingerprint != fingerprint:
+            if first.operation != operation or not fingerprint_matches(
+                    first.fingerprint, operation, params):
                 raise CashierError(
                     "idempotency_conflict",
                     "This request key was already used for a different request; "

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 PRINT_SETTINGS = """
@@ -24,7 +26,9 @@ print(json.dumps({
     "ssl_redirect": settings.SECURE_SSL_REDIRECT, "hsts": settings.SECURE_HSTS_SECONDS,
     "session_secure": settings.SESSION_COOKIE_SECURE, "csrf_secure": settings.CSRF_COOKIE_SECURE,
     "proxy_ssl_header": settings.SECURE_PROXY_SSL_HEADER,
-    "login_limit": settings.AXES_FAILURE_LIMIT,
+    "login_limit": settings.LOGIN_FAILURE_LIMIT,
+    "address_login_limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+    "signups": settings.SIGNUPS_PER_ADDRESS_PER_DAY,
     "login_cooloff": settings.AXES_COOLOFF_TIME.total_seconds(),
     "queue": settings.CELERY_TASK_DEFAULT_QUEUE, "control": settings.CELERY_CONTROL_EXCHANGE,
     "channel_prefix": settings.ROOM_CHANNEL_PREFIX,
@@ -37,9 +41,9 @@ ROOM_VARIABLES = {
     "ROOM_ENV", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SECURE_HSTS_PRELOAD", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_PROXY_SSL_HEADER", "SECURE_REDIRECT_EXEMPT", "LOGIN_FAILURE_LIMIT",
-    "LOGIN_COOLOFF_MINUTES",
+    "LOGIN_COOLOFF_MINUTES", "LOGIN_ADDRESS_FAILURE_LIMIT", "SIGNUPS_PER_ADDRESS_PER_DAY",
     "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by tests/browser/conftest.py for the whole test run
-    "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX",
+    "ROOM_NAMESPACE", "CELERY_QUEUE", "CHANNEL_LAYER_PREFIX", "ROOM_HOST",
     "PYTEST_XDIST_WORKER",  # set by pytest-xdist in each of its worker processes
 }
 PRODUCTION = {
@@ -146,12 +150,14 @@ def test_a_development_run_serves_plain_http():
 def test_each_security_setting_can_be_set_on_its_own():
     s = settings_with(**PRODUCTION, SECURE_SSL_REDIRECT="false", SECURE_HSTS_SECONDS="3600",
                       SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
-                      LOGIN_FAILURE_LIMIT="5", LOGIN_COOLOFF_MINUTES="30")
+                      LOGIN_FAILURE_LIMIT="5", LOGIN_COOLOFF_MINUTES="30",
+                      LOGIN_ADDRESS_FAILURE_LIMIT="40", SIGNUPS_PER_ADDRESS_PER_DAY="2")
 
     assert s["ssl_redirect"] is False
     assert s["hsts"] == 3600
     assert s["proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert (s["login_limit"], s["login_cooloff"]) == (5, 1800)
+    assert (s["address_login_limit"], s["signups"]) == (40, 2)
 
 
 def test_production_refuses_to_start_with_the_development_secret_key():
@@ -159,3 +165,33 @@ def test_production_refuses_to_start_with_the_development_secret_key():
 
     assert result.returncode != 0
     assert "ROOM_ENV=production needs a SECRET_KEY of its own" in result.stderr
+
+
+@pytest.mark.parametrize("exposed", [
+    {"ROOM_HOST": "0.0.0.0"},
+    {"ROOM_HOST": "203.0.113.5"},
+    {"ALLOWED_HOSTS": "poker.example.com"},
+    {"ALLOWED_HOSTS": "127.0.0.1,localhost,*"},
+    {"ALLOWED_HOSTS": ".example.com", "ROOM_ENV": "development"},
+])
+def test_a_room_reachable_beyond_loopback_refuses_to_start_without_its_own_key(exposed):
+    """Forgetting SECRET_KEY used to give development mode with a key anyone can read here."""
+    result = manage("check", **exposed)
+
+    assert result.returncode != 0
+    assert "has no SECRET_KEY of its own" in result.stderr
+
+    with_key = manage("check", **exposed, SECRET_KEY=PRODUCTION["SECRET_KEY"])
+    assert with_key.returncode == 0, with_key.stderr
+
+
+@pytest.mark.parametrize("local", [
+    {},  # `make run`
+    {"ROOM_HOST": "localhost", "ALLOWED_HOSTS": "localhost,127.0.0.1,[::1]"},
+    {"ROOM_HOST": "::1"},
+])
+def test_a_room_on_loopback_still_runs_with_the_development_key(local):
+    s = settings_with(**local)
+
+    assert s["room_env"] == "development"
+    assert s["secret"] == "dev-only-insecure-key-change-me-in-production"

@@ -92,3 +92,17 @@ def test_the_demo_seed_is_idempotent(db):
     assert TableConfig.objects.count() == 4
     limit = TableConfig.objects.get(name="Limit Hold'em $5/$10")
     assert limit.small_blind_amount == 200
+
+
+def test_the_demo_seed_refuses_to_run_in_production(db, settings):
+    """Its passwords are in the README: admin/admin-pass-123 must never exist in production."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import CommandError, call_command
+
+    settings.PRODUCTION = True
+
+    with pytest.raises(CommandError, match="does not run with ROOM_ENV=production"):
+        call_command("seed_demo", verbosity=0)
+
+    assert not get_user_model().objects.exists()
+    assert not TableConfig.objects.exists()

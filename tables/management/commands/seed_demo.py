@@ -4,8 +4,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.signals import user_signed_up
@@ -36,10 +37,16 @@ DEMO_TABLES: list[dict[str, Any]] = [
 
 
 class Command(BaseCommand):
-    help = "Create demo users (admin, alice, bob) and demo tables. Idempotent."
+    help = "Create demo users (admin, alice, bob) and demo tables. Idempotent. Development only."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.PRODUCTION:  # published passwords: admin/admin-pass-123 would be a way in
+            raise CommandError("seed_demo creates accounts whose passwords are published "
+                               "(admin / admin-pass-123): it does not run with ROOM_ENV=production.")
+        self.seed()
 
     @transaction.atomic
-    def handle(self, *args: Any, **options: Any) -> None:
+    def seed(self) -> None:
         User = get_user_model()
         for username, password, staff in DEMO_USERS:
             user, created = User.objects.get_or_create(
