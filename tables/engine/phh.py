@@ -269,7 +269,8 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
       player going all-in: his ``starting_stacks`` entry is what he put in, the chips he kept
       are in the user field ``_stacks_behind`` (his true stacks are the sum of the two), his
       checks after it are left out, the timeout is a commentary no-op, and a raise nobody
-      can answer any more is written as the call it amounts to (the excess comes back);
+      can answer any more (in the file) is written as the call it amounts to (the excess
+      comes back), and a check or bet when nobody else can bet is left out;
     * cards shown after the hand (``shown`` after ``hand_end``: a folded or uncontested hand
       turned up in the pause) are in the deal line, as known cards are, and in the user field
       ``_shown_after_hand`` (``"pN CARDS"``), not as a show action the hand has no room for.
@@ -291,6 +292,8 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
     allin = [False] * n
     folded = [False] * n
     bets = [0] * n  # this round's bets
+    # Chips each player has in the file: a timeout all-in player only his stake.
+    room = [stake[k] if k in timed_out else p.start_stack for k, p in enumerate(players)]
     deal_line: dict[int, int] = {}
     after_hand: list[str] = []
     over = False
@@ -330,7 +333,10 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
                 allin[i] = True
                 continue
             added = e.get("added", e.get("amount", 0) if verb == "call" else 0)
-            alone = timed_out and all(allin[k] or folded[k] for k in range(n) if k != i)
+            top = max(bets)
+            alone = bool(timed_out) and not any(
+                not (allin[k] or folded[k]) and room[k] - put_in[k] > top - bets[k]
+                for k in range(n) if k != i)  # nobody could answer a raise
             facing = max(bets) > bets[i]
             put_in[i] += added
             bets[i] += added

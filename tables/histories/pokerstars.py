@@ -174,8 +174,9 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             flush_showdown()
             label = _pot_name(pots, e)
             for winner, share in e["shares"]:
-                won[winner] = won.get(winner, 0) + share
-                lines.append(f"{name(winner)} collected {m(share)} from {label}")
+                if share:  # a pot the rake took whole leaves nothing to collect
+                    won[winner] = won.get(winner, 0) + share
+                    lines.append(f"{name(winner)} collected {m(share)} from {label}")
     flush_showdown()
     lines.extend(after_hand)
 
