@@ -268,7 +268,9 @@ def start_hand(
 
     ``forced_bets``/``antes`` (seat -> amount) replace the computed blinds/antes, e.g. for
     straddles or PHH replay: the largest forced bet then sizes raises, and action opens left of
-    the last largest one.
+    the last largest one. A negative forced bet is a live post out of position (a player
+    entering the game posts a big blind, as PHH and pokerkit write it): it counts as his bet
+    this round but moves neither the opener nor the size of raises.
 
     Antes paid by every player are ordinary contributions (an all-in player wins only up to his
     own ante from each opponent); a big-blind ante is dead money forming a main pot that every
@@ -353,7 +355,9 @@ def start_hand(
         big_i, big = -1, 0
         for i, p in enumerate(players):
             amount = (forced_bets or {}).get(p.seat, 0)
-            if amount:
+            if amount < 0:
+                _post(s, i, -amount, "forced", True, ev)
+            elif amount:
                 _post(s, i, amount, "forced", True, ev)
                 if amount >= big:
                     big_i, big = i, amount

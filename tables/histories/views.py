@@ -118,11 +118,7 @@ def _download(records: list[HandRecord], user_id: int, fmt: str, stem: str) -> H
     if fmt == "pokerstars":
         text = pokerstars.hands_text(records, user_id)
     elif len(records) == 1:
-        try:
-            text = phh_export.hand_text(records[0], user_id)
-        except ValueError as exc:  # a timeout all-in: PHH has no notation for it
-            return HttpResponse(f"This hand cannot be written as PHH: {exc}.", status=409,
-                                content_type="text/plain; charset=utf-8")
+        text = phh_export.hand_text(records[0], user_id)
     else:
         text, ext = phh_export.hands_text(records, user_id), "phhs"
     response = HttpResponse(text, content_type=content_type)

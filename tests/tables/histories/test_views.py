@@ -55,7 +55,7 @@ def test_downloads_carry_the_downloaders_cards_only(client, players, play_table)
     client.force_login(alice)
     text = client.get(url).content.decode()
     assert f"Dealt to alice [{alice_cards}]" in text and bob_cards not in text
-    assert text.startswith(f"PokerStars Hand #{hand.pk}: Hold'em No Limit (1/2) - ")
+    assert text.startswith(f"PokerStars Hand #{hand.pk}:  Hold'em No Limit (1/2) - ")
 
     client.force_login(bob)
     response = client.get(url)
