@@ -22,7 +22,8 @@ How it measures:
   p99), and then runs the full ledger audit (``cashier.audit.ledger_audit``) over everything
   written.
 
-Run: ``.venv/bin/python bench/ledger.py`` (about 15 s), ``--seconds 2`` for a quick look.
+Run: ``.venv/bin/python bench/ledger.py`` (under a minute: the migrations, then each run's
+workers setting Django up), ``--seconds 2`` for a quick look.
 """
 from __future__ import annotations
 
