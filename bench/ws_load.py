@@ -371,8 +371,10 @@ def redis_pids(url: str) -> Callable[[], list[int]]:
     import psutil
 
     port = urlsplit(url).port or 6379
-    pids = {c.pid for c in psutil.net_connections("tcp")
-            if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid}
+    pids: set[int] = set()
+    with contextlib.suppress(psutil.AccessDenied):  # not root on some systems: count them all
+        pids = {c.pid for c in psutil.net_connections("tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid}
     return (lambda: sorted(pids)) if pids else pids_named("redis-server")
 
 
