@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from cashier.admin import ReadOnlyAdmin
 from cashier.money import money_format
-from tables import chat_admin  # noqa: F401  (registers the chat models)
+from tables import chat_admin, deck_admin  # noqa: F401  (register their models)
 from tables.forms import TableConfigForm
 from tables.models import HandSummary, Seat, TableConfig, WaitingListEntry
 from tables.preview import buy_in_range, rake_line, table_line

@@ -14,6 +14,7 @@ import contextlib
 import datetime
 import json
 import random
+import secrets
 import time
 import uuid
 from collections import Counter
@@ -24,8 +25,9 @@ from urllib.parse import urlsplit
 
 from tables.events import EVENTS
 
-# Errors a correct client still meets: its view was a moment old (an event was in flight).
-RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out"})
+# Errors a correct client still meets: its view was a moment old (an event was in flight; an
+# `entropy` for a deck dealt a moment before it arrived).
+RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out", "entropy_refused"})
 # The table client's requests follow the browser page's (static/js/table/): a snapshot only on
 # connect, after a gap it cannot fill, or for an event type it does not know.
 # Money-moving messages carry a client-made request id (docs/protocol.md): resent, they move
@@ -205,6 +207,8 @@ class Bot:
         self.last_sent: str | None = None
         self.table: dict[str, Any] = {}
         self.stop = asyncio.Event()
+        self.next_commitment: str | None = None  # the table's next deck (fair deal)
+        self.contributed: str | None = None  # the last commitment we sent entropy for
 
     @property
     def seat(self) -> int | None:
@@ -326,12 +330,23 @@ class Bot:
                             "table_full") and self.seat is None:
                     self.stop.set()
 
+    async def contribute(self, commitment: str | None) -> None:
+        """Seated, answer each new deck commitment once with 32 random bytes, as the browser
+        does (static/js/entropy.js; docs/protocol.md, "Fair deal")."""
+        if commitment:
+            self.next_commitment = commitment
+        if self.seat is not None and self.next_commitment not in (None, self.contributed):
+            self.contributed = self.next_commitment
+            await self.send({"type": "entropy", "commitment": self.next_commitment,
+                             "value": secrets.token_hex(32)})
+
     async def on_snapshot(self, snap: dict[str, Any]) -> None:
         self.version, self.table = snap["version"], snap["table"]
         you = snap.get("you") or {}
         self.legal = you.get("legal")
         if self.seat is None and you.get("seat"):
             self.result.seat = self.result.sat_at = you["seat"]
+        await self.contribute(snap.get("next_commitment"))
         if self.seat is None and not self.leaving and self.sit_asked is None:
             taken = {s["seat"] for s in snap["seats"]} | self.seats_refused
             free = [n for n in range(1, self.table["max_seats"] + 1) if n not in taken]
@@ -347,8 +362,12 @@ class Bot:
 
     async def on_table_event(self, event: dict[str, Any]) -> None:
         kind, seat = event.get("type"), event.get("seat")
+        if event.get("next_commitment") or (kind == "seat_taken"
+                                             and event.get("player_id") == self.user_id):
+            if kind == "seat_taken" and event.get("player_id") == self.user_id:
+                self.result.seat = self.result.sat_at = seat
+            await self.contribute(event.get("next_commitment"))
         if kind == "seat_taken" and event.get("player_id") == self.user_id:
-            self.result.seat = self.result.sat_at = seat
             self.sit_asked = None
             self.result.bought_in += event["stack"]
         elif kind == "top_up" and seat == self.seat and self.seat is not None:

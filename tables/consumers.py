@@ -18,11 +18,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from pokerroom import metrics
 from tables import fanout, services
+from tables.engine import fairness
 from tables.errors import TableError
 from tables.groups import batch_frame, server_loop_use, table_group
 from tables.models import TableConfig
 from tables.selectors import LobbyFilters, lobby_rows
-from tables.services import chat
+from tables.services import chat, dealing
 from tables.snapshots import events_since, table_snapshot
 
 
@@ -394,7 +395,7 @@ class TableConsumer(RoomConsumer):
             await self.chat_message(kind, content)
             return
         if kind not in ("sit", "leave", "top_up", "act", "show", "muck", "always_show",
-                        *NO_ARGS):
+                        "entropy", *NO_ARGS):
             raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
         if self.user_id is None:
             raise BadRequest("login_required", "Log in to play; anonymous visitors may only watch.")
@@ -419,6 +420,14 @@ class TableConsumer(RoomConsumer):
                 raise BadRequest("bad_request", "'on' must be true or false.")
             await in_thread(services.seat_always_show)(**ids, on=on)
             await self.send_json({"type": "always_show", "on": on})
+        elif kind == "entropy":  # a seated player's share of the next deal's order (dealing.py)
+            commitment, value = content.get("commitment"), content.get("value")
+            if not (fairness.is_hex(commitment, 32) and fairness.is_hex(value, 32)):
+                raise BadRequest("bad_request", "'commitment' and 'value' must be 64 lowercase "
+                                 "hex digits each.")
+            if not await in_thread(dealing.entropy_add)(**ids, commitment=commitment, value=value):
+                raise BadRequest("entropy_refused", "Entropy is taken from seated players, once "
+                                 "per deck, for the table's next deck commitment only.")
         elif kind in ("sit", "leave", "top_up"):
             key = _request_key(content, self.user_id)
             if kind == "sit":

@@ -28,6 +28,7 @@ class SeatTaken(TypedDict):
     name: str
     stack: int
     status: str
+    next_commitment: NotRequired[str]  # the table's first deck, committed (dealing.py)
 
 
 class SeatLeft(TypedDict):
@@ -80,7 +81,9 @@ class HandPlayer(TypedDict):
 
 
 class HandStart(TypedDict):
-    """A hand begins: `seats` dealt in dealing order."""
+    """A hand begins: `seats` dealt in dealing order, from the deck committed as `commitment`
+    before the deal; `next_commitment` binds the next hand's deck (clients answer it with
+    entropy, tables/services/dealing.py)."""
 
     type: Literal["hand_start"]
     hand_id: int
@@ -88,6 +91,7 @@ class HandStart(TypedDict):
     button: int
     seats: list[int]
     commitment: str
+    next_commitment: str
     small_blind: int
     big_blind: int
     players: list[HandPlayer]
@@ -232,17 +236,16 @@ class RecentHand(TypedDict):
     number: int
     finished_at: str | None
     commitment: str
-    seed: str | None
     summary: str
 
 
 class HandEnd(TypedDict):
-    """The hand is over: seed revealed, `result` settled, `recent` its line in the recent
-    hands list, `next_hand_at` when the next one is dealt."""
+    """The hand is over: `result` settled, `recent` its line in the recent hands list,
+    `next_hand_at` when the next one is dealt. The proof of the deal is the hand's page's
+    (tables/histories/views.py): nothing secret rides on events."""
 
     type: Literal["hand_end"]
     hand_id: int
-    seed: str
     result: dict[str, Any]
     next_hand_at: str | None
     recent: RecentHand

@@ -408,6 +408,11 @@ class TableState(models.Model):
     hands_dealt = models.PositiveIntegerField(default=0)
     next_hand_at = models.DateTimeField(null=True, blank=True)
     hand_moved_version = models.BigIntegerField(default=0)
+    next_deck_key = models.CharField(
+        max_length=64, blank=True, help_text="Secret: the key of the next hand's deck.")
+    next_commitment = models.CharField(
+        max_length=64, blank=True,
+        help_text="The next hand's deck commitment, published before players send entropy.")
 
     def __str__(self) -> str:
         return f"{self.table_id} v{self.version}"
@@ -437,8 +442,20 @@ class Hand(models.Model):
                                            help_text="When that time bank started to run.")
     bank_seconds = models.PositiveIntegerField(
         default=0, help_text="The seconds that time bank held when it started.")
-    commitment = models.CharField(max_length=64)
-    seed = models.CharField(max_length=64, blank=True, help_text="Revealed when the hand ends.")
+    commitment = models.CharField(max_length=64, help_text="Published at the deal.")
+    fairness = models.CharField(
+        max_length=12, default="merkle-v2",
+        help_text="merkle-v2: the private fair deal (tables/engine/fairness.py); seed-v1: "
+                  "dealt before it, its seed published.")
+    deck_key = models.CharField(
+        max_length=64, blank=True,
+        help_text="Secret for ever (merkle-v2): staff see the deck only through the audited "
+                  "reveal.")
+    entropy = models.JSONField(
+        default=list, blank=True,
+        help_text='The players\' contributions that fixed the deal order: [{"seat", "value"}].')
+    seed = models.CharField(max_length=64, blank=True,
+                            help_text="seed-v1 hands only: the seed published after the hand.")
     players_saw_flop = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -451,6 +468,40 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} hand {self.number}"
+
+
+class DeckEntropy(models.Model):
+    """A seated player's contribution to the deal order of the hand dealt under `commitment`
+    (fairness.py): sent after the commitment was published, used and deleted at its deal."""
+
+    table = models.ForeignKey(TableConfig, on_delete=models.CASCADE, related_name="+")
+    commitment = models.CharField(max_length=64)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="+")
+    value = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "commitment", "player"],
+                                               name="one_entropy_per_player_and_deck")]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} deck {self.commitment[:12]} from {self.player_id}"
+
+
+class DeckReveal(models.Model):
+    """Audit trail of staff opening a finished hand's whole deck (a dispute): who, when, why."""
+
+    hand = models.ForeignKey("Hand", on_delete=models.PROTECT, related_name="+")
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="+")
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} deck revealed to {self.staff_id}"
 
 
 class HandEvent(models.Model):

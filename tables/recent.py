@@ -1,5 +1,5 @@
-"""The recent hands list a table shows: one line for people per finished hand, with its seed
-(revealed) and commitment. Built by the snapshot and, for the hand that just ended, carried by
+"""The recent hands list a table shows: one line for people per finished hand, with its
+commitment (the proof of its deal is fetched from the hand's JSON when a player opens it). Built by the snapshot and, for the hand that just ended, carried by
 its `hand_end` event (`recent`), so a client never asks for a snapshot to update it."""
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ def iso(moment: datetime.datetime | None) -> str | None:
 def recent_entry(hand: Hand, names: dict[int, str], table: TableConfig) -> dict[str, Any]:
     """`hand`'s line (tables/events.py RecentHand). `names`: seat → name of those dealt in."""
     return {"id": hand.pk, "number": hand.number, "finished_at": iso(hand.finished_at),
-            "commitment": hand.commitment, "seed": hand.seed or None,
+            "commitment": hand.commitment,
             "summary": hand_summary(hand.state.get("result") or {}, names, table)}
 
 
 def recent_hands(*, table: TableConfig, limit: int = RECENT_HANDS) -> list[dict[str, Any]]:
     """The last finished hands, newest first."""
     hands = list(Hand.objects.filter(table=table, finished_at__isnull=False)
-                 .only("id", "number", "finished_at", "commitment", "seed", "state")
+                 .only("id", "number", "finished_at", "commitment", "state")
                  .order_by("-id")[:limit])
     names: dict[int, dict[int, str]] = {}
     starts = HandEvent.objects.filter(hand_id__in=[h.pk for h in hands], type="hand_start")

@@ -60,7 +60,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "deadline": iso(deadline), "countdown_at": iso(countdown_at(hand, table)) if deadline
             else None,
             "seconds_left": max((deadline - now).total_seconds(), 0.0) if deadline else None,
-            "commitment": hand.commitment, "seed": None if running else hand.seed or None,
+            "commitment": hand.commitment,
             "is_over": not running, "result": view["result"] if not running else None,
             **_seats_of_hand(state),
         }
@@ -81,6 +81,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
         },
         "button": ts.button_seat if ts else None,
         "next_hand_at": iso(ts.next_hand_at) if ts else None,
+        "next_commitment": ts.next_commitment if ts else "",
         "seats": seat_rows,
         "hand": hand_view,
         "you": {

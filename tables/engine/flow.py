@@ -324,7 +324,6 @@ def finish_hand(s: HandState, ev: list) -> None:
         "pots": pot_results,
         "rake": rake,
         "board": list(s.board),
-        "seed": s.seed,
         "players": [
             {"seat": p.seat, "player_id": p.player_id, "start_stack": p.start_stack,
              "stack": p.stack, "net": p.stack - p.start_stack}
@@ -332,4 +331,4 @@ def finish_hand(s: HandState, ev: list) -> None:
         ],
         "shown": [{"seat": p.seat, "cards": list(p.hole or ())} for p in players if p.shown],
     }
-    ev.append({"type": "hand_end", "seed": s.seed, "result": s.result, "version": s.version})
+    ev.append({"type": "hand_end", "result": s.result, "version": s.version})

@@ -28,7 +28,8 @@ player shared. Such hands are counted as passed and reported in a ``note:`` line
 summary. Any other difference fails.
 
 CLI: ``python -m tables.engine.phh verify PATH...`` (files, or directories searched recursively
-for ``*.phh``) prints one line per failed or erroring hand and ends with exactly
+for ``*.phh`` and ``*.phhs``; a ``.phhs`` hand set is read hand by hand) prints one line per
+failed or erroring hand and ends with exactly
 ``N passed, M failed, K skipped``; the exit status is 0 only when M == 0. Skipped: variants other
 than NT/FT/PT and hands without ``finishing_stacks``.
 """
@@ -89,7 +90,20 @@ class Action:
 
 def loads(text: str) -> HandHistory:
     """Parse PHH text (TOML) into a ``HandHistory``."""
+    return _from_table(tomllib.loads(text))
+
+
+def loads_all(text: str) -> list[tuple[str, HandHistory]]:
+    """Every hand in a PHH text, with its key: a ``.phh`` file is one hand (key ``""``), a
+    ``.phhs`` file a set of hands in TOML tables ``[1]``, ``[2]``, ... (the PHH spec's hand
+    sets, as pokerkit's ``HandHistory.loads_all`` reads them)."""
     data = tomllib.loads(text)
+    if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
+        return [(str(key), _from_table(table)) for key, table in data.items()]
+    return [("", _from_table(data))]
+
+
+def _from_table(data: dict[str, Any]) -> HandHistory:
     known = {
         "variant",
         "antes",
@@ -123,6 +137,10 @@ def loads(text: str) -> HandHistory:
 
 def load(path: str | Path) -> HandHistory:
     return loads(Path(path).read_text(encoding="utf-8"))
+
+
+def load_all(path: str | Path) -> list[tuple[str, HandHistory]]:
+    return loads_all(Path(path).read_text(encoding="utf-8"))
 
 
 def parse_cards(text: str) -> tuple[str | None, ...]:
@@ -242,11 +260,22 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
     last; heads-up ``p1`` is the big blind), recorded in the ``seats`` field. Blinds and antes are
     written at their nominal size. The table's rake rule travels in user fields (``_rake_bp``,
     ``_rake_cap``, ``_rake_no_flop_no_drop``) so ``replay`` reproduces raked stacks.
-    Not representable, so refused with ValueError: a timeout all-in (PHH has no "stays in
-    without acting" action). An extra live big blind posted by a new player is written as a
-    forced bet, which PHH treats as a straddle (action then starts left of it), so such hands
-    replay with a different preflop order.
+
+    Three things PHH has no action for, written so that PHH readers (ours, pokerkit) replay them:
+    * an extra live big blind posted out of position by a player entering the game is a
+      negative ``blinds_or_straddles`` entry (pokerkit's notation for it: a live bet that does
+      not move the opener, unlike a straddle);
+    * a timeout all-in (the player stays in for what he has put in, bets no more) is that
+      player going all-in: his ``starting_stacks`` entry is what he put in, the chips he kept
+      are in the user field ``_stacks_behind`` (his true stacks are the sum of the two), his
+      checks after it are left out, the timeout is a commentary no-op, and a raise nobody
+      can answer any more (in the file) is written as the call it amounts to (the excess
+      comes back), and a check or bet when nobody else can bet is left out;
+    * cards shown after the hand (``shown`` after ``hand_end``: a folded or uncontested hand
+      turned up in the pause) are in the deal line, as known cards are, and in the user field
+      ``_shown_after_hand`` (``"pN CARDS"``), not as a show action the hand has no room for.
     """
+    events = list(events)
     rules = state.rules
     players = state.players
     n = len(players)
@@ -255,33 +284,80 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
     forced = [0] * n
     actions: list[str] = []
     table_blinds = True  # blinds from the table rules, not explicit forced bets (straddles)
+    # Timeout all-ins: what each such player put in the pot, and the file's all-in players.
+    put_in = [0] * n
+    timed_out = {index[e["seat"]] for e in events
+                 if e.get("type") == "action" and e.get("action") == "timeout_allin"}
+    stake = _stakes_of(events, index, n) if timed_out else [0] * n
+    allin = [False] * n
+    folded = [False] * n
+    bets = [0] * n  # this round's bets
+    # Chips each player has in the file: a timeout all-in player only his stake.
+    room = [stake[k] if k in timed_out else p.start_stack for k, p in enumerate(players)]
+    deal_line: dict[int, int] = {}
+    after_hand: list[str] = []
+    over = False
     for e in events:
         kind = e.get("type")
         if kind in ("posted_ante", "posted_blind"):
+            i = index[e["seat"]]
             # A short stack posts less than the forced bet; PHH wants the nominal size.
             nominal = {
                 "ante": rules.ante, "bb_ante": rules.ante * n, "sb": rules.small_blind_amount,
                 "bb": rules.lower_stake, "extra_bb": rules.lower_stake,
             }.get(e["kind"], 0)
             amount = nominal if e["stack"] == 0 and nominal > e["amount"] else e["amount"]
-            (antes if kind == "posted_ante" else forced)[index[e["seat"]]] = amount
+            if e["kind"] == "extra_bb":
+                amount = -amount
+            (antes if kind == "posted_ante" else forced)[i] = amount
             table_blinds = table_blinds and e["kind"] != "forced"
+            put_in[i] += e["amount"]
+            if kind == "posted_blind":
+                bets[i] += e["amount"]
+            allin[i] = e["stack"] == 0 or (i in timed_out and put_in[i] >= stake[i])
         elif kind == "hole_cards":
+            deal_line[index[e["seat"]]] = len(actions)
             actions.append(f"d dh p{index[e['seat']] + 1} {format_cards(e['cards'])}")
         elif kind == "board":
             actions.append(f"d db {format_cards(e['cards'])}")
+            bets = [0] * n
+        elif kind == "returned_uncalled":
+            put_in[index[e["seat"]]] -= e["amount"]
         elif kind == "action":
-            who = f"p{index[e['seat']] + 1}"
+            i = index[e["seat"]]
+            who = f"p{i + 1}"
             verb = e["action"]
-            if verb == "timeout_allin":
-                raise ValueError("a timeout all-in has no PHH notation")
             note = " # timeout" if e.get("timeout") else ""
+            if verb == "timeout_allin":
+                actions.append(f"# {who} timed out: all-in for the pot so far")
+                allin[i] = True
+                continue
+            added = e.get("added", e.get("amount", 0) if verb == "call" else 0)
+            top = max(bets)
+            alone = bool(timed_out) and not any(
+                not (allin[k] or folded[k]) and room[k] - put_in[k] > top - bets[k]
+                for k in range(n) if k != i)  # nobody could answer a raise
+            facing = max(bets) > bets[i]
+            put_in[i] += added
+            bets[i] += added
+            if (i in timed_out and allin[i]) or (alone and not facing):
+                continue  # no betting for him in the file: he or all the others are all-in
             if verb == "fold":
+                folded[i] = True
                 actions.append(f"{who} f{note}")
-            elif verb in ("check", "call"):
-                actions.append(f"{who} cc{note}")
+            elif verb in ("check", "call") or alone:
+                actions.append(f"{who} cc{note}")  # alone: a raise nobody can answer is a call
             else:
                 actions.append(f"{who} cbr {e['amount']}{note}")
+            allin[i] = e.get("stack") == 0 or (i in timed_out and put_in[i] >= stake[i])
+        elif kind == "hand_end":
+            over = True
+        elif kind == "shown" and over:
+            i = index[e["seat"]]
+            cards = format_cards(e["cards"])
+            after_hand.append(f"p{i + 1} {cards}")
+            if i in deal_line:
+                actions[deal_line[i]] = f"d dh p{i + 1} {cards}"
         elif kind == "shown":
             actions.append(f"p{index[e['seat']] + 1} sm {format_cards(e['cards'])}")
         elif kind == "mucked":
@@ -303,6 +379,14 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
         actions=actions,
         finishing_stacks=[p.stack for p in players] if state.is_over else None,
     )
+    if timed_out:
+        behind = [p.start_stack - stake[k] if k in timed_out else 0
+                  for k, p in enumerate(players)]
+        hh.starting_stacks = [v - b for v, b in zip(hh.starting_stacks, behind, strict=True)]
+        if hh.finishing_stacks is not None:
+            hh.finishing_stacks = [v - b for v, b in
+                                   zip(hh.finishing_stacks, behind, strict=True)]
+        hh.extra["_stacks_behind"] = behind
     if variant == "FT":
         hh.small_bet, hh.big_bet = rules.lower_stake, rules.big_bet
     else:
@@ -320,11 +404,28 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
         if cap is not None:
             hh.extra["_rake_cap"] = cap
         hh.extra["_rake_no_flop_no_drop"] = rake.no_flop_no_drop
+    if after_hand:
+        hh.extra["_shown_after_hand"] = after_hand
     if state.commitment:
         hh.extra["_commitment"] = state.commitment
     if state.is_over and state.seed:
         hh.extra["_seed"] = state.seed
     return hh
+
+
+def _stakes_of(events: list[dict], index: dict[int, int], n: int) -> list[int]:
+    """What each player has in the pot when the hand ends (posts and bets, less what came
+    back uncalled): a timeout all-in player's stake in the hand."""
+    stakes = [0] * n
+    for e in events:
+        kind = e.get("type")
+        if kind in ("posted_ante", "posted_blind"):
+            stakes[index[e["seat"]]] += e["amount"]
+        elif kind == "returned_uncalled":
+            stakes[index[e["seat"]]] -= e["amount"]
+        elif kind == "action" and e["action"] in ("call", "bet", "raise"):
+            stakes[index[e["seat"]]] += e["amount"] if e["action"] == "call" else e["added"]
+    return stakes
 
 
 # --- replay ------------------------------------------------------------------------------------
@@ -572,23 +673,24 @@ def verify_paths(paths: Sequence[str | Path], out: Any = None) -> Report:
     report = Report()
     for path in iter_phh_paths(paths):
         try:
-            hh = load(path)
+            hands = load_all(path)
         except (OSError, ValueError, tomllib.TOMLDecodeError) as exc:
             report.failed += 1
             _print(out, f"{path}: error: cannot read: {exc}")
             continue
-        try:
-            verdict = verify_hand(hh)
-        except Exception as exc:  # an engine crash is a failure of this hand, not of the run
-            verdict = Verdict("failed", f"error: engine crashed: {type(exc).__name__}: {exc}")
-        if verdict.status == "passed":
-            report.passed += 1
-            report.odd_chip += verdict.odd_chip
-        elif verdict.status == "skipped":
-            report.skipped += 1
-        else:
-            report.failed += 1
-            _print(out, f"{path}: {verdict.message}")
+        for key, hh in hands:
+            try:
+                verdict = verify_hand(hh)
+            except Exception as exc:  # an engine crash fails this hand, not the run
+                verdict = Verdict("failed", f"error: engine crashed: {type(exc).__name__}: {exc}")
+            if verdict.status == "passed":
+                report.passed += 1
+                report.odd_chip += verdict.odd_chip
+            elif verdict.status == "skipped":
+                report.skipped += 1
+            else:
+                report.failed += 1
+                _print(out, f"{path}{f'[{key}]' if key else ''}: {verdict.message}")
     if report.odd_chip:
         _print(
             out,
@@ -608,11 +710,13 @@ def _print(out: Any, line: str) -> None:
 
 
 def iter_phh_paths(paths: Sequence[str | Path]) -> Iterator[Path]:
-    """Files as given, directories searched recursively for ``*.phh`` (sorted, stable output)."""
+    """Files as given, directories searched recursively for ``*.phh`` and ``*.phhs`` (sorted,
+    stable output)."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.phh") if p.is_file())
+            yield from sorted(p for p in path.rglob("*.phh*")
+                              if p.is_file() and p.suffix in (".phh", ".phhs"))
         else:
             yield path
 

@@ -7,6 +7,7 @@ seat is not dealt in (e.g. a replayed hand), the small blind plays the button an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,7 +143,7 @@ class HandState:
         self.board: list[str] = []
         self.deck: list[str] | None = None
         self.deck_pos = 0
-        self.seed: str | None = None  # hex; secret until the hand is over
+        self.seed: str | None = None  # hex, secret: the deck's seed when dealt from one
         self.commitment: str | None = None
         self.deal_mode = "auto"
         self.pending: str | None = None  # "hole", "flop", "turn", "river" while waiting for cards
@@ -260,17 +261,24 @@ def start_hand(
     forced_bets: dict[int, int] | None = None,
     antes: dict[int, int] | None = None,
     dead_antes: bool | None = None,
+    deck: Sequence[str] | None = None,
+    commitment: str | None = None,
 ) -> tuple[HandState, list[dict]]:
     """Post antes and blinds, deal (or wait for manual cards) and open preflop betting.
 
     ``forced_bets``/``antes`` (seat -> amount) replace the computed blinds/antes, e.g. for
     straddles or PHH replay: the largest forced bet then sizes raises, and action opens left of
-    the last largest one.
+    the last largest one. A negative forced bet is a live post out of position (a player
+    entering the game posts a big blind, as PHH and pokerkit write it): it counts as his bet
+    this round but moves neither the opener nor the size of raises.
 
     Antes paid by every player are ordinary contributions (an all-in player wins only up to his
     own ante from each opponent); a big-blind ante is dead money forming a main pot that every
     player still in may win. ``dead_antes`` overrides that for an explicit ``antes`` dict
     (default: dead when only one seat posts an ante).
+
+    The cards come from ``deck`` (dealing order) under its public ``commitment`` (the fair
+    deal: fairness.py), or from ``shuffled_deck(seed)`` under ``sha256(seed)`` (tests, tools).
     """
     if deal not in ("auto", "manual"):
         raise IllegalAction("bad_deal_mode", deal)
@@ -284,8 +292,10 @@ def start_hand(
     for si in seats:
         if si.stack <= 0:
             raise IllegalAction("bad_stack", f"seat {si.seat} has no chips")
-    if deal == "auto" and seed is None:
-        raise IllegalAction("no_seed", "auto dealing needs a seed")
+    if deal == "auto" and seed is None and deck is None:
+        raise IllegalAction("no_seed", "auto dealing needs a seed or a deck")
+    if deck is not None and (len(deck) != 52 or len(set(deck)) != 52):
+        raise IllegalAction("bad_deck", "a deck has 52 different cards")
     order = clockwise_from_button(button, list(by_seat))
     if len(order) == 2 and button not in by_seat:
         # Heads-up the small blind plays the button (acts first preflop, last after), even when
@@ -301,6 +311,8 @@ def start_hand(
         raw = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
         s.seed = raw.hex()
         s.commitment = seed_commitment(raw)
+    if deck is not None:
+        s.commitment = commitment
     ev: list[dict] = [{
         "type": "hand_start", "button": button, "seats": order, "commitment": s.commitment,
         "version": s.version,
@@ -343,7 +355,9 @@ def start_hand(
         big_i, big = -1, 0
         for i, p in enumerate(players):
             amount = (forced_bets or {}).get(p.seat, 0)
-            if amount:
+            if amount < 0:
+                _post(s, i, -amount, "forced", True, ev)
+            elif amount:
                 _post(s, i, amount, "forced", True, ev)
                 if amount >= big:
                     big_i, big = i, amount
@@ -357,7 +371,7 @@ def start_hand(
     s.min_raise = s.big_blind
     s.last_full_to = s.big_blind if s.raise_count else 0
     if deal == "auto":
-        s.deck = shuffled_deck(bytes.fromhex(s.seed))  # type: ignore[arg-type]
+        s.deck = list(deck) if deck is not None else shuffled_deck(s.seed)  # type: ignore[arg-type]
         deck = s.deck
         for i, p in enumerate(players):
             p.hole = [deck[i], deck[n + i]]

@@ -39,7 +39,6 @@ def view_for(s: HandState, seat: int | None = None) -> dict:
         "commitment": s.commitment,
         "pending_deal": s.pending_deal,
         "is_over": s.street == OVER,
-        "seed": s.seed if s.street == OVER else None,
         "result": s.result,
     }
 

@@ -5,6 +5,8 @@ otherwise, mucked hands included). Amounts are the table's minor unit (cents at 
 tables, recorded in ``currency`` and the ``_minor_units`` user field). Pokerkit reads these files
 to our stacks, except where a player only calls a big blind all-in for less than its size
 (pokerkit lowers the bet to the post; our rules and ``tables.engine.phh.replay`` do not).
+Timeout all-ins, out-of-position big blinds and cards shown after the hand are written as
+``tables.engine.phh.from_hand`` says.
 """
 
 from __future__ import annotations
@@ -36,16 +38,8 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
 
 
 def hands_text(records: Iterable[HandRecord], user_id: int | None) -> str:
-    """Several hands in one ``.phhs`` text: ``[N]`` tables, as the PHH spec's hand sets. A hand
-    PHH cannot express (a timeout all-in) is left out with a comment saying so."""
-    parts = []
-    k = 0
-    for record in records:
-        try:
-            text = hand_text(record, user_id)
-        except ValueError as exc:
-            parts.append(f"# hand {record.hand_id} left out: {exc}\n")
-            continue
-        k += 1
-        parts.append(f"[{k}]\n" + text)
-    return "\n".join(parts)
+    """Several hands in one ``.phhs`` text: ``[1]``, ``[2]``, ... TOML tables, the PHH spec's
+    hand sets (``tables.engine.phh.loads_all`` and pokerkit's ``HandHistory.loads_all`` read
+    them)."""
+    return "\n".join(f"[{k}]\n" + hand_text(record, user_id)
+                     for k, record in enumerate(records, start=1))

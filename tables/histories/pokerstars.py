@@ -1,17 +1,36 @@
 """Hand histories in PokerStars' text format, the one hand-history trackers import.
 
+Written as PokerStars writes cash-game hands: the header ``PokerStars Hand #N:  Hold'em No
+Limit ($0.01/$0.02 USD) - <local time> [<Eastern time> ET]`` (two spaces after the colon; the
+room's time zone is the "local" one), ``(Play Money)`` on the Table line of play-money hands,
+and every hand followed by two blank lines (pokerkit's PokerStars parser, like the trackers,
+splits a file on them). Real-money amounts are dollars ("$2.50"), play-money amounts plain chips
+("250"). Where the room differs from PokerStars, the nearest thing PokerStars wrote:
+* a timeout all-in (the player stays in for the pot so far) is PokerStars' all-in protection of
+  a disconnected player: ``<name> has timed out while being disconnected``, with no action, the
+  later bets forming side pots;
+* a big blind posted by a player entering the game is ``posts big blind``, as PokerStars wrote
+  a new player's post out of position;
+* cards shown in the pause after the hand are ``<name>: shows [Th Ah]`` after the pot is
+  collected, as PokerStars wrote a voluntary show.
+
 Written for one player: "Dealt to" names his own hole cards only; other players' cards appear
-only when shown at showdown (mucked hands never). Real-money amounts are dollars ("$2.50"),
-play-money amounts plain chips ("250"), as PokerStars writes play-money hands.
+only when shown (mucked hands never).
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
 
 from tables.histories.labels import money
 from tables.histories.record import HandRecord
+
+EASTERN = ZoneInfo("America/New_York")
 
 GAME = {"NL": "Hold'em No Limit", "PL": "Hold'em Pot Limit", "FL": "Hold'em Limit"}
 STREET_HEADERS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
@@ -37,15 +56,20 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
     else:
         low, high = rules.small_blind_amount, rules.lower_stake
     stakes = f"{m(low)}/{m(high)}" + (" USD" if real else "")
+    play = "" if real else " (Play Money)"
     lines = [
-        f"PokerStars Hand #{record.hand_id}: {GAME[record.structure]} "
-        f"({stakes}) - {record.started_at:%Y/%m/%d %H:%M:%S} UTC",
-        f"Table '{record.table_name}' {record.max_seats}-max Seat #{state.button} is the button",
+        f"PokerStars Hand #{record.hand_id}:  {GAME[record.structure]} "
+        f"({stakes}) - {played_at(record.started_at)}",
+        f"Table '{record.table_name}' {record.max_seats}-max{play} "
+        f"Seat #{state.button} is the button",
     ]
     for p in sorted(state.players, key=lambda p: p.seat):
         lines.append(f"Seat {p.seat}: {name(p.seat)} ({m(p.start_stack)} in chips)")
 
     blind_of: dict[int, str] = {}
+    posted: set[int] = set()  # blinds: "didn't bet" is for those who put nothing in but antes
+    after_hand: list[str] = []  # cards shown in the pause after the hand
+    over = False
     bets: dict[int, int] = {p.seat: 0 for p in state.players}
     level = 0  # the bet to call this round
     street = "preflop"
@@ -84,6 +108,7 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             word = "small blind" if e["kind"] == "sb" else "big blind"
             if e["kind"] in ("sb", "bb"):
                 blind_of[seat] = word
+            posted.add(seat)
             bets[seat] += e["amount"]
             lines.append(f"{name(seat)}: posts {word} {m(e['amount'])}" + _allin(e))
         elif kind == "hole_cards":
@@ -94,6 +119,9 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
                 level = max(max(bets.values()), rules.lower_stake)
             verb = e["action"]
             who = name(seat)
+            if verb == "timeout_allin":  # PokerStars' all-in protection: no action line
+                lines.append(f"{who} has timed out while being disconnected")
+                continue
             if e.get("timeout"):
                 lines.append(f"{who} has timed out")
             if verb == "fold":
@@ -117,8 +145,6 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
                 bets[seat] = e["amount"]
                 level = e["amount"]
                 lines.append(f"{who}: raises {m(by)} to {m(e['amount'])}" + _allin(e))
-            elif verb == "timeout_allin":
-                lines.append(f"{who}: stays in all-in for the pot so far")
         elif kind == "returned_uncalled":
             hole_cards_header()
             bets[seat] -= e["amount"]
@@ -133,6 +159,10 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             if before:
                 head += f" [{' '.join(before)}]"
             lines.append(f"{head} [{' '.join(e['cards'])}]")
+        elif kind == "hand_end":
+            over = True
+        elif kind == "shown" and over:
+            after_hand.append(f"{name(seat)}: shows [{' '.join(e['cards'])}]")
         elif kind == "shown":
             desc = record.description(seat)
             showdown.append(f"{name(seat)}: shows [{' '.join(e['cards'])}]"
@@ -144,9 +174,11 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             flush_showdown()
             label = _pot_name(pots, e)
             for winner, share in e["shares"]:
-                won[winner] = won.get(winner, 0) + share
-                lines.append(f"{name(winner)} collected {m(share)} from {label}")
+                if share:  # a pot the rake took whole leaves nothing to collect
+                    won[winner] = won.get(winner, 0) + share
+                    lines.append(f"{name(winner)} collected {m(share)} from {label}")
     flush_showdown()
+    lines.extend(after_hand)
 
     rake = int(result.get("rake", 0))
     total = sum(p["amount"] for p in pots) + rake
@@ -167,20 +199,25 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             tags += " (button)"
         if p.seat in blind_of:
             tags += f" ({blind_of[p.seat]})"
-        outcome = _outcome(record, p, viewer, folded_on, put_in, won, m)
+        shown = p.shown and not any(line.startswith(f"{name(p.seat)}: shows [")
+                                    for line in after_hand)
+        outcome = _outcome(record, p, viewer, folded_on, put_in, won, m, shown=shown,
+                           posted=p.seat in posted)
         lines.append(f"Seat {p.seat}: {name(p.seat)}{tags} {outcome}")
     return "\n".join(lines) + "\n"
 
 
 def _outcome(record: HandRecord, p: Any, viewer: int | None, folded_on: dict[int, str],
-             put_in: dict[int, int], won: dict[int, int], m: Any) -> str:
+             put_in: dict[int, int], won: dict[int, int], m: Any, *, shown: bool,
+             posted: bool) -> str:
+    """A summary seat line's end; ``shown``: at showdown (a show after the hand is not)."""
     if p.seat in folded_on:
         street = folded_on[p.seat]
         text = f"folded {STREET_WORDS[street]}"
-        if street == "preflop" and not put_in[p.seat] and p.total == 0:
+        if street == "preflop" and not put_in[p.seat] and not posted:
             text += " (didn't bet)"
         return text
-    if p.shown and p.hole:
+    if shown and p.hole:
         desc = record.description(p.seat)
         cards = " ".join(p.hole)
         if p.seat in won:
@@ -211,5 +248,20 @@ def _pot_name(pots: list[dict[str, Any]], e: dict[str, Any]) -> str:
 
 
 def hands_text(records: Iterable[HandRecord], user_id: int | None) -> str:
-    """Several hands, separated by blank lines as PokerStars' hand-history files are."""
-    return "\n\n".join(hand_text(r, user_id).rstrip("\n") for r in records) + "\n"
+    """Several hands, each followed by two blank lines as in PokerStars' hand-history files
+    (trackers and pokerkit split a file into hands on them)."""
+    return "".join(hand_text(r, user_id) + "\n\n" for r in records)
+
+
+def played_at(started: datetime.datetime) -> str:
+    """``2026/11/26 6:02:03 UTC [2026/11/26 1:02:03 ET]``: the room's local time, then Eastern
+    time in brackets, as PokerStars writes a hand's start (just ``... ET`` when local is ET)."""
+    local = timezone.localtime(started)
+    eastern = started.astimezone(EASTERN)
+    if local.utcoffset() == eastern.utcoffset() and local.tzname() in ("EST", "EDT"):
+        return f"{_stamp(eastern)} ET"
+    return f"{_stamp(local)} {local.tzname()} [{_stamp(eastern)} ET]"
+
+
+def _stamp(moment: datetime.datetime) -> str:
+    return f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S}"

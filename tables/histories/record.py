@@ -43,7 +43,6 @@ class HandRecord:
     names: dict[int, str] = field(default_factory=dict)  # seat -> display name
     users: dict[int, int] = field(default_factory=dict)  # seat -> user id
     commitment: str = ""
-    seed: str = ""
 
     def seat_of(self, user_id: int | None) -> int | None:
         for seat, uid in self.users.items():
@@ -129,5 +128,5 @@ def load_record(hand: Any) -> HandRecord:
         max_seats=table.max_seats, structure=table.structure,
         real_money=table.currency == Currency.REAL, started_at=hand.started_at,
         finished_at=hand.finished_at, state=state, events=events, names=names, users=users,
-        commitment=hand.commitment, seed=hand.seed,
+        commitment=hand.commitment,
     )

@@ -22,6 +22,7 @@ from tables.histories.record import HandRecord, load_record
 from tables.histories.selectors import MAX_DOWNLOAD, my_hand_ids, net_of
 from tables.histories.timeline import timeline
 from tables.models import Hand, HandEvent
+from tables.services.dealing import own_openings, public_proof
 
 FORMATS = {
     "pokerstars": ("text/plain; charset=utf-8", "txt"),
@@ -40,8 +41,10 @@ def _user_id(request: HttpRequest) -> int | None:
 
 
 def hand_data(request: HttpRequest, hand: Hand, record: HandRecord) -> dict[str, Any]:
-    """The hand's JSON: the table's events as the viewer may see them, the seed and its
-    commitment (static/js/verify.js checks the deal), and ``replay``, the replayer's frames."""
+    """The hand's JSON: the table's events as the viewer may see them, the public proof of the
+    deal and, for a player of the hand, the openings of his own cards (static/js/verify.js and
+    ``python -m tables.engine.fairness verify`` check them), and ``replay``, the replayer's
+    frames."""
     user_id = _user_id(request)
     events = [{"version": e.version, **e.for_user(user_id)}
               for e in HandEvent.objects.filter(hand=hand).order_by("version")]
@@ -49,13 +52,15 @@ def hand_data(request: HttpRequest, hand: Hand, record: HandRecord) -> dict[str,
         "hand_id": hand.pk, "table_id": hand.table_id, "table": hand.table.name,
         "number": hand.number, "started_at": hand.started_at.isoformat(),
         "finished_at": hand.finished_at.isoformat(), "commitment": hand.commitment,
-        "seed": hand.seed, "events": events, "result": hand.state.get("result"),
+        "proof": public_proof(hand), "own_openings": own_openings(hand, record.seat_of(user_id)),
+        "events": events, "result": hand.state.get("result"),
         "replay": timeline(record, user_id),
     }
 
 
 def hand_history_json(request: HttpRequest, hand_id: int) -> JsonResponse:
-    """A finished hand's events, seed and commitment (players see their own hole cards)."""
+    """A finished hand's events and proof of the deal (players see their own hole cards and get
+    their openings)."""
     hand = _finished_hand(hand_id)
     return JsonResponse(hand_data(request, hand, load_record(hand)))
 
@@ -113,11 +118,7 @@ def _download(records: list[HandRecord], user_id: int, fmt: str, stem: str) -> H
     if fmt == "pokerstars":
         text = pokerstars.hands_text(records, user_id)
     elif len(records) == 1:
-        try:
-            text = phh_export.hand_text(records[0], user_id)
-        except ValueError as exc:  # a timeout all-in: PHH has no notation for it
-            return HttpResponse(f"This hand cannot be written as PHH: {exc}.", status=409,
-                                content_type="text/plain; charset=utf-8")
+        text = phh_export.hand_text(records[0], user_id)
     else:
         text, ext = phh_export.hands_text(records, user_id), "phhs"
     response = HttpResponse(text, content_type=content_type)

@@ -30,7 +30,7 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
                     rake=int(result.get("rake", 0)))
     except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
-    hand.finished_at, hand.deadline, hand.seed = now, None, state.seed or ""
+    hand.finished_at, hand.deadline = now, None
     ts.effects.count(metrics.HANDS_FINISHED.inc)
     log.insert(HandSummary(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
@@ -55,8 +55,7 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
             seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
             log.save(seat, ["status", "post_bb", "sat_out_at"])
             log.add(status_event(seat))
-    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
-                           "seed"],
+    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at"],
               table_fields=[*table_fields, "next_hand_at"])
     schedule_next_hand(ts)
 

@@ -14,6 +14,7 @@ from cashier.errors import CashierError
 from cashier.services import buy_in, idempotent_run, top_up_claimed
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
+from tables.services.dealing import deck_commit_next
 from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
@@ -129,11 +130,17 @@ def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
     except CashierError as e:
         raise TableError(e.code, e.message) from None
     log = EventLog(ts)
-    log.add({"type": "seat_taken", "seat": number, "player_id": user.pk,
-             "name": user.table_name, "stack": seat.chips, "status": seat.status})
+    taken_event = {"type": "seat_taken", "seat": number, "player_id": user.pk,
+                   "name": user.table_name, "stack": seat.chips, "status": seat.status}
+    table_fields = []
+    if not ts.next_commitment:  # the table's first deck, committed before anyone contributes
+        deck_commit_next(ts)
+        taken_event["next_commitment"] = ts.next_commitment
+        table_fields = ["next_deck_key", "next_commitment"]
+    log.add(taken_event)
     if bank is not None:
         log.add(bank)
-    log.flush()
+    log.flush(table_fields=table_fields)
     next_hand_maybe(ts)
     return seat
 

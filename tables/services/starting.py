@@ -6,9 +6,10 @@ from django.utils import timezone
 
 from cashier.services import top_ups_join
 from pokerroom import metrics
-from tables.engine import SeatIn, blind_seats, new_seed, next_button, start_hand
+from tables.engine import SeatIn, blind_seats, next_button, start_hand
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
+from tables.services.dealing import deck_deal
 from tables.services.locks import table_lock
 from tables.services.log import EventLog, status_event
 from tables.services.rows import table_seats
@@ -49,7 +50,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     """Deal the next hand if none runs, the pause is over (or `force`) and two can play.
 
     Carries out standing top-up orders, then every pending top-up joins its stack; moves the
-    button, posts blinds (and extra live big blinds), deals from a fresh committed seed and
+    button, posts blinds (and extra live big blinds), deals the deck committed for it in the
+    order the players' entropy fixes (dealing.py), commits the next hand's deck, and
     marks sitting-out players who miss a blind (a `status` event each: clients learn who owes
     a blind from the events). Seats dealt in count the hand for their time bank's refill
     (`time_banks` event when a bank grew). The seats' changes, the top-ups applied, the hand,
@@ -84,15 +86,17 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             log.flush(table_fields=["next_hand_at"])
             return None
         button, dealt = picked
+        deal = deck_deal(ts, seats)
         state, events = start_hand(
             rules=table.engine_rules(),
             seats=[SeatIn(seat=s.number, player_id=str(s.player_id), stack=s.chips,
                           post_bb=s.post_bb, always_show=s.always_show) for s in dealt],
-            button=button, seed=new_seed(),
+            button=button, deck=deal.cards, commitment=deal.root,
         )
         hand = Hand.objects.create(
             table=table, number=ts.hands_dealt + 1, state=state.to_json(), version=state.version,
-            seat_ids={str(s.number): s.pk for s in dealt}, commitment=state.commitment or "",
+            seat_ids={str(s.number): s.pk for s in dealt}, commitment=deal.root,
+            deck_key=deal.key, entropy=deal.entropy,
         )
         ts.effects.count(metrics.HANDS_STARTED.inc)
         dealt_numbers = [s.number for s in dealt]
@@ -119,7 +123,7 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         first, rest = events[0], events[1:]
         log.add({
             **{k: v for k, v in first.items() if k != "version"},
-            "hand_id": hand.pk, "number": hand.number,
+            "hand_id": hand.pk, "number": hand.number, "next_commitment": ts.next_commitment,
             "small_blind": table.small_blind_amount, "big_blind": table.big_blind,
             "players": [{"seat": p.seat, "player_id": int(p.player_id), "name": names[p.seat],
                          "stack": p.start_stack} for p in state.players],
@@ -129,5 +133,6 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         if banks is not None:
             log.add(banks)
         engine_step(ts, hand, state, rest, log, now,
-                    table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at"])
+                    table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at",
+                                  "next_deck_key", "next_commitment"])
         return hand

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.players import TIMEOUT, log_in
+from tests.tables.decks import deck_key_fix
 from tests.tables.histories.playing import SEED, check_down_first_shows_others_muck, fold_preflop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,9 +37,7 @@ def two_hands(make_user, make_table, monkeypatch):
     """alice (seat 1) and bob (seat 2) play one hand to showdown and one folded preflop."""
     from cashier.services import play_money_grant
     from tables import services
-    from tables.services import starting as hands
-
-    monkeypatch.setattr(hands, "new_seed", lambda: SEED)
+    deck_key_fix(monkeypatch, SEED.hex())
     table = make_table(name="Birch", structure="NL", lower_stake=2, max_seats=6,
                        hand_pause_seconds=3600)  # no next hand on its own
     users = []

@@ -1,11 +1,14 @@
-"""static/js/verify.js recomputes decks in Chromium exactly like tables/engine/deck.py."""
+"""static/js/verify.js checks deals in Chromium exactly like tables/engine/fairness.py (and
+the published seeds of older hands like tables/engine/deck.py), and a tampered proof fails."""
 from __future__ import annotations
 
+import copy
 import secrets
 
 import pytest
 
-from tables.engine.deck import commitment, shuffled_deck
+from tables.engine import fairness
+from tables.engine.deck import FRESH_DECK, commitment, shuffled_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,6 +28,79 @@ def test_the_browser_deck_matches_the_engine_for_many_seeds(room_url, new_page):
     for seed, got in zip(seeds, results, strict=True):
         assert got["deck"] == shuffled_deck(seed)
         assert got["commitment"] == commitment(seed)
+
+
+ORDERS = """async (cases) => {
+  const m = await import('/static/js/verify.js');
+  return Promise.all(cases.map(([root, entropy]) => m.dealOrder(root, entropy)));
+}"""
+
+
+def test_the_browser_deal_order_matches_the_engine(room_url, new_page):
+    cases = [(secrets.token_hex(32), [secrets.token_hex(32) for _ in range(k % 4)])
+             for k in range(60)]
+    page = new_page()
+    page.goto(room_url + "/accounts/login/")
+    got = page.evaluate(ORDERS, cases)
+    assert got == [fairness.deal_order(root, entropy) for root, entropy in cases]
+
+
+VERIFY = """async ([hands, mine]) => {
+  const m = await import('/static/js/verify.js');
+  return Promise.all(hands.map((h) => m.verifyHand(h, mine)));
+}"""
+
+
+def _hand() -> dict:
+    """A heads-up hand's JSON as its player at seat 2 reads it: seat 1 showed, the board ran
+    out, seat 2's own cards with their private openings."""
+    key, mine, other = secrets.token_hex(32), secrets.token_hex(32), secrets.token_hex(32)
+    deck = fairness.committed(key)
+    dealt = fairness.dealt_deck(deck, [mine, other])
+    board = [dealt[k] for k in fairness.board_deals(2, 5)]
+    return {
+        "commitment": deck.root, "result": {"board": board},
+        "events": [{"type": "hand_start", "seats": [2, 1]},
+                   {"type": "hole_cards", "seat": 2, "cards": [dealt[0], dealt[2]]},
+                   {"type": "shown", "seat": 1, "cards": [dealt[1], dealt[3]]}],
+        "proof": {"scheme": fairness.SCHEME, "root": deck.root,
+                  "entropy": [{"seat": 1, "value": other}, {"seat": 2, "value": mine}],
+                  "openings": fairness.openings(deck, [mine, other],
+                                                [1, 3, *fairness.board_deals(2, 5)])},
+        "own_openings": fairness.openings(deck, [mine, other], [0, 2]),
+        "_mine": mine,
+    }
+
+
+def test_the_browser_verifies_a_private_deal_and_rejects_every_tampering(room_url, new_page):
+    good = _hand()
+    assert fairness.verify_hand(good, my_entropy=good["_mine"]) == []
+    tampered = {}
+    for name in ("card", "salt", "path", "own", "entropy", "root", "unopened"):
+        h = copy.deepcopy(good)
+        if name == "card":  # claims another card was shown at that position
+            opened = h["proof"]["openings"][0]
+            opened["card"] = next(c for c in FRESH_DECK if c not in str(good))
+        elif name == "salt":
+            h["proof"]["openings"][1]["salt"] = "00" * 16
+        elif name == "path":
+            h["proof"]["openings"][2]["path"][0] = "11" * 32
+        elif name == "own":  # the private opening of the reader's own card is forged
+            h["own_openings"][0]["salt"] = "22" * 16
+        elif name == "entropy":  # the reader's contribution left out
+            h["proof"]["entropy"] = h["proof"]["entropy"][:1]
+        elif name == "root":
+            h["proof"]["root"] = h["commitment"] = fairness.committed(secrets.token_hex(32)).root
+        else:  # a shown card comes without its opening
+            h["proof"]["openings"] = h["proof"]["openings"][:-1]
+        tampered[name] = h
+        assert fairness.verify_hand(h, my_entropy=good["_mine"]), name
+    page = new_page()
+    page.goto(room_url + "/accounts/login/")
+    results = page.evaluate(VERIFY, [[good, *tampered.values()], good["_mine"]])
+    assert results[0]["ok"] and results[0]["proven"] == 9 and results[0]["entropyUsed"]
+    for name, r in zip(tampered, results[1:], strict=True):
+        assert not r["ok"] and r["problems"], name
 
 
 CLAMP = """async () => {

@@ -18,7 +18,6 @@ from tables.engine import (
     legal_actions,
     shuffled_deck,
     start_hand,
-    verify,
     view_for,
 )
 from tables.engine.scripted import ScriptedHand
@@ -137,22 +136,28 @@ def test_auto_deal_comes_from_the_seed_in_dealing_order() -> None:
     assert again.to_json() == state.to_json()
 
 
-def test_commitment_public_from_the_start_seed_revealed_at_the_end() -> None:
+def test_commitment_public_from_the_start_and_the_seed_never_published() -> None:
     state, events = start_hand(NL, seats(100, 100), button=1, seed=SEED)
     assert events[0]["commitment"] == commitment(SEED)
-    assert view_for(state, None)["seed"] is None
-    assert all("seed" not in e or e["seed"] is None for e in events)
     ev = []
     while (la := legal_actions(state)) is not None:
         from tables.engine import apply_action
 
         action = "show" if la.show else "check" if la.check else "call"
         ev += apply_action(state, la.seat, action)
-    end = ev[-1]
-    assert end["type"] == "hand_end" and end["seed"] == SEED.hex()
-    dealt = [state.players[0].hole[0], state.players[1].hole[0],
-             state.players[0].hole[1], state.players[1].hole[1], None, *state.board[:3]]
-    assert verify(state.commitment, end["seed"], dealt)
+    assert ev[-1]["type"] == "hand_end"
+    for published in [*events, *ev, view_for(state, None), view_for(state, 1)]:
+        assert SEED.hex() not in str(published)
+
+
+def test_a_given_deck_is_dealt_in_order_under_its_commitment() -> None:
+    deck = list(reversed(shuffled_deck(SEED)))
+    state, events = start_hand(NL, seats(100, 100, 100), button=3, deck=deck, commitment="ab" * 32)
+    holes = {e["seat"]: e["cards"] for e in events if e["type"] == "hole_cards"}
+    assert holes == {1: [deck[0], deck[3]], 2: [deck[1], deck[4]], 3: [deck[2], deck[5]]}
+    assert events[0]["commitment"] == "ab" * 32 and state.seed is None
+    with pytest.raises(IllegalAction):
+        start_hand(NL, seats(100, 100), button=1, deck=deck[:51] + deck[:1], commitment="ab" * 32)
 
 
 def test_manual_deal_waits_for_cards() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from tables import events, services
 from tables.models import HandEvent
-from tables.services import chat, starting
+from tables.services import chat
 from tests.tables.helpers import live, play_out
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -53,7 +53,7 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
     fields never reach the public payload. The decks are seeded too, so that the hands (and
     the kinds of event they cover, a mucked loser among them) are the same on every run."""
     decks = random.Random(5)
-    monkeypatch.setattr(starting, "new_seed", lambda: decks.randbytes(32))
+    monkeypatch.setattr("tables.services.dealing.new_key", lambda: decks.randbytes(32).hex())
     table = make_table(name="Schema", structure="PL", lower_stake=2, max_seats=6,
                        hand_pause_seconds=0, ante=1, rake_percent=5)
     players = [make_player(n) for n in ("ann", "ben", "cat", "dan")]

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables import services
-from tables.models import Hand, HandEvent, Seat
+from tables.models import Hand, HandEvent, Seat, TableState
 from tests.tables.ws import Client, play_hand
 
 pytestmark = [pytest.mark.django_db(transaction=True),
@@ -64,15 +64,13 @@ def leaks(client: Client, starts: list[int], facts: list[dict[str, Any]]) -> lis
     return found
 
 
-def seed_leaks(client: Client, table_id: int) -> list[str]:
-    """A hand's seed in any frame before that hand's `hand_end` (snapshots' `hand.seed` and
-    `recent_hands` included) would let its holder know every card to come."""
-    ends = {h.seed: HandEvent.objects.get(hand=h, type="hand_end").version
-            for h in Hand.objects.filter(table_id=table_id)}
-    return [f"{client.name} saw seed {seed} at version {frame['version']} (hand over at {end})"
-            for frame in client.frames if frame.get("version") is not None
-            for seed, end in ends.items()
-            if frame["version"] < end and seed in strings_in(frame)]
+def key_leaks(client: Client, table_id: int) -> list[str]:
+    """A deck key in any frame, ever (snapshots and recent hands included), would let its holder
+    know every card of that hand, shown or not (tables/engine/fairness.py)."""
+    keys = set(Hand.objects.filter(table_id=table_id).values_list("deck_key", flat=True))
+    keys.add(TableState.objects.get(pk=table_id).next_deck_key)
+    return [f"{client.name} saw a deck key at version {frame.get('version')}"
+            for frame in client.frames for key in keys if key and key in strings_in(frame)]
 
 
 def refill(table_id: int) -> None:
@@ -113,16 +111,16 @@ async def test_no_hole_card_reaches_anyone_but_its_owner_before_showdown(
         found += leaks(c, starts, facts)
     assert found == []
     for c in [*players, spectator, admin, *late]:
-        found += await sync_to_async(seed_leaks)(c, play_table.pk)
+        found += await sync_to_async(key_leaks)(c, play_table.pk)
     assert found == []
     # snapshots opened mid-hand name the blinds and the dealing order, and show finished hands
-    # only (with their seeds)
+    # only
     for c in late:
         snap = next(f for f in c.frames if f["type"] == "snapshot")
-        assert snap["hand"]["seed"] is None and not snap["hand"]["is_over"]
+        assert not snap["hand"]["is_over"]
         assert sorted(snap["hand"]["deal_order"]) == [1, 2, 3, 4]
         assert set(snap["hand"]["blinds"]) == {"sb", "bb"}
-        assert snap["recent_hands"] and all(r["seed"] and r["summary"]
+        assert snap["recent_hands"] and all(r["commitment"] and r["summary"]
                                             for r in snap["recent_hands"])
         assert snap["hand"]["id"] not in {r["id"] for r in snap["recent_hands"]}
     # and the owners did get their cards

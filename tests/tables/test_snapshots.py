@@ -1,26 +1,22 @@
 """Worked examples of what a snapshot says about the hand: who posted the blinds, the dealing
-order, and the recent hands (commitment, seed once over, a one-line summary)."""
+order, and the recent hands (commitment and a one-line summary; never a deck secret)."""
 from __future__ import annotations
-
-import hashlib
 
 import pytest
 
 from tables import services
-from tables.engine import shuffled_deck
 from tables.snapshots import table_snapshot
+from tests.tables.decks import dealt, deck_key_fix
 from tests.tables.helpers import play_out, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SEED = "00" * 31 + "07"  # a fixed deal, so the showdown below is always the same
+KEY = "00" * 31 + "45"  # a fixed deal, so the showdown below is always the same
 
 
 @pytest.fixture
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tables.services import starting as hands
-
-    monkeypatch.setattr(hands, "new_seed", lambda: bytes.fromhex(SEED))
+def fixed_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck_key_fix(monkeypatch, KEY)
 
 
 def test_three_handed_blinds_and_dealing_order(play_table, make_player, sit):
@@ -34,7 +30,7 @@ def test_three_handed_blinds_and_dealing_order(play_table, make_player, sit):
     # carol sat first: the button is on 5; cards go clockwise from its left, the button last
     assert hand["deal_order"] == [1, 3, 5]
     assert hand["blinds"] == {"sb": 1, "bb": 3}
-    assert hand["seed"] is None and len(hand["commitment"]) == 64
+    assert len(hand["commitment"]) == 64 and "seed" not in hand
 
 
 def test_heads_up_the_button_posts_the_small_blind_and_gets_the_second_card(
@@ -48,8 +44,7 @@ def test_heads_up_the_button_posts_the_small_blind_and_gets_the_second_card(
     assert hand["blinds"] == {"sb": 2, "bb": 4}
 
 
-def test_recent_hands_carry_commitment_seed_and_summary(play_table, make_player, sit,
-                                                        fixed_seed):
+def test_recent_hands_carry_commitment_and_summary(play_table, make_player, sit, fixed_deck):
     ann, ben = make_player("ann"), make_player("ben")
     sit(play_table, ann, 1)
     sit(play_table, ben, 2)
@@ -60,20 +55,18 @@ def test_recent_hands_carry_commitment_seed_and_summary(play_table, make_player,
     second = services.hand_start(table_id=play_table.pk, force=True)
     running = table_snapshot(table_id=play_table.pk, user_id=ann.pk)
     assert [h["id"] for h in running["recent_hands"]] == [first.pk]  # not the running one
-    assert running["hand"]["seed"] is None
     # hand 2: ben has the button now; both check it down and his pair of Aces wins
     assert to_act_user(play_table.pk) == ben.pk
     play_out(play_table.pk, passive=True)
     snap = table_snapshot(table_id=play_table.pk, user_id=None)
-    assert snap["hand"]["seed"] == SEED
     newest, older = snap["recent_hands"]
     assert (newest["id"], older["id"]) == (second.pk, first.pk)
     assert older["summary"] == "ben wins 2"
     assert newest["summary"] == "ben wins 4 with a pair of Aces"
-    for row in (newest, older):
-        assert row["seed"] == SEED
-        assert hashlib.sha256(bytes.fromhex(row["seed"])).hexdigest() == row["commitment"]
-    assert snap["hand"]["result"]["board"] == [shuffled_deck(SEED)[k] for k in (5, 6, 7, 9, 11)]
+    assert [row["commitment"] for row in (newest, older)] == [second.commitment,
+                                                               first.commitment]
+    assert KEY not in str(snap)
+    assert snap["hand"]["result"]["board"] == [dealt(KEY)[k] for k in (5, 6, 7, 9, 11)]
 
 
 def test_summary_of_a_split_pot_and_real_money(make_table, make_player, sit):

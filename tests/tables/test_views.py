@@ -1,13 +1,11 @@
 """The table page and finished hands' histories (events, seed, commitment: verifiable)."""
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from django.urls import reverse
 
 from tables import services
-from tables.engine import shuffled_deck
+from tables.engine import fairness
 from tests.tables.helpers import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,14 +27,15 @@ def test_hand_history_is_verifiable_and_private_until_shown(client, play_table, 
     assert client.get(url).status_code == 404  # not finished yet
     play_out(play_table.pk, passive=True)
     data = client.get(url).json()
-    assert hashlib.sha256(bytes.fromhex(data["seed"])).hexdigest() == data["commitment"]
-    deck = shuffled_deck(data["seed"])
-    assert data["result"]["board"] == [deck[5], deck[6], deck[7], deck[9], deck[11]]
+    assert data["commitment"] == hand.commitment and data["proof"]["root"] == hand.commitment
+    assert fairness.verify_hand(data) == []  # the board, proven to anyone
+    assert data["own_openings"] == [] and "seed" not in data
     assert all("cards" not in e for e in data["events"] if e["type"] == "hole_cards")
     client.force_login(alice)
-    mine = [e for e in client.get(url).json()["events"] if e["type"] == "hole_cards"
-            and "cards" in e]
-    assert len(mine) == 1
+    own = client.get(url).json()
+    mine = [e for e in own["events"] if e["type"] == "hole_cards" and "cards" in e]
+    assert len(mine) == 1 and len(own["own_openings"]) == 2
+    assert fairness.verify_hand(own) == []  # and her own cards, to her
     page = client.get(reverse("tables:hand", args=[hand.pk]))
     html = page.content.decode()
     assert page.status_code == 200 and data["commitment"] in html

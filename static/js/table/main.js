@@ -9,7 +9,8 @@ import { applyEvent, differences, fromSnapshot, mergeClientFacts, mySeat } from 
 import { flyChips, renderFelt, sweepBets, tickTimer } from "./render.js";
 import { ActionBar, clampAmount, renderSeatControls } from "./actions.js";
 import { bindKeyboard } from "./keyboard.js";
-import { logLine, rememberHand, renderFairness, renderHistory } from "./history.js";
+import { entropyMessage } from "../entropy.js";
+import { logLine, renderFairness, renderHistory } from "./history.js";
 import { money, showBigBlinds } from "./format.js";
 import { Sound } from "./sound.js";
 import { TurnAlert } from "./alerts.js";
@@ -86,6 +87,7 @@ function receive(msg) {
     if (root.dataset.resync === "pending") root.dataset.resync = "snapshot";
     root.dataset.version = String(state.version);
     if (first) describeTable();
+    contribute();
     draw();
     if (state.you.legal) bar.runPreAction();
   } else if (msg.type === "event") {
@@ -112,6 +114,7 @@ function receive(msg) {
     if (out.mine) afterMyChange(msg.event);
     if (out.refresh) queueRefresh();
     if (msg.event.type === "hand_end" && msg.event.recent) chat.dealer(msg.event.recent.summary);
+    if (out.newHand || out.mine || msg.event.next_commitment) contribute();
     if (out.myTurn && bar.runPreAction()) return draw();
     queueDraw();
   } else if (msg.type === "always_show") {
@@ -119,6 +122,8 @@ function receive(msg) {
   } else if (msg.type === "mutes") {
     chat.takeMutes(msg);
   } else if (msg.type === "error") {
+    // entropy for a deck dealt a moment before it arrived: nothing for the player to do
+    if (msg.code === "entropy_refused") return;
     if (!chat.takeError(msg)) showError(msg);
   }
 }
@@ -129,6 +134,13 @@ function afterMyChange(ev) {
     pendingPostBB = false;
     if (ev.status === "waiting_bb") client.send({ type: "post_bb" });
   }
+}
+
+/** Seated, answer the table's next deck commitment with this browser's entropy, once. */
+function contribute() {
+  if (!mySeat(state) || !client.open) return;
+  const message = entropyMessage(state.next_commitment);
+  if (message) client.send(message);
 }
 
 /** A fresh snapshot after an event type this page does not know (a newer server). */
@@ -149,7 +161,6 @@ function draw() {
   renderFelt($("felt"), state, { canSit: loggedIn && !me && !watching, onSit: openBuyIn });
   bar.render();
   renderSeatControls(state);
-  rememberHand(state.hand);
   renderFairness(state);
   renderHistory(state);
   chat.render();

@@ -84,12 +84,13 @@ export function differences(state, snap) {
   }
   same("hand", !!state.hand, !!snap.hand);
   if (state.hand && snap.hand) {
-    const keys = ["id", "number", "board", "is_over", "seed", "commitment"];
+    const keys = ["id", "number", "board", "is_over", "commitment"];
     if (live) keys.push("street", "pots", "pot_total", "current_bet", "to_act", "deadline",
       "countdown_at");
     for (const k of keys) same(`hand ${k}`, state.hand[k], snap.hand[k]);
   }
   same("legal", state.you.legal, snap.you.legal);
+  same("next commitment", state.next_commitment, snap.next_commitment);
   same("recent hands", state.recent_hands, snap.recent_hands);
   return out;
 }
@@ -144,6 +145,7 @@ export function applyEvent(state, ev) {
       state.seats.push({ ...SEAT_DEFAULTS, seat: ev.seat, player_id: ev.player_id, name: ev.name,
         stack: ev.stack, status: ev.status, pending_top_up: 0, winner: null, description: null });
       state.seats.sort((a, b) => a.seat - b.seat);
+      if (ev.next_commitment) state.next_commitment = ev.next_commitment;
       if (state.you && ev.player_id === state.you.user_id) {
         state.you.seat = ev.seat;
         state.you.name = ev.name;
@@ -193,7 +195,8 @@ export function applyEvent(state, ev) {
       state.dealOrder = ev.seats;
       state.hand = { id: ev.hand_id, number: ev.number, street: "preflop", board: [], pots: [],
         pot_total: 0, current_bet: 0, to_act: null, deadline: null, countdown_at: null,
-        seconds_left: null, commitment: ev.commitment, seed: null, is_over: false, result: null };
+        seconds_left: null, commitment: ev.commitment, is_over: false, result: null };
+      state.next_commitment = ev.next_commitment;
       state.you.legal = null;
       for (const s of state.seats) {
         Object.assign(s, { in_hand: ev.seats.includes(s.seat), bet: 0, contributed: 0,
@@ -345,7 +348,7 @@ export function applyEvent(state, ev) {
       bankStops(state);
       if (hand) {
         Object.assign(hand, { is_over: true, street: "over", to_act: null, deadline: null,
-          countdown_at: null, seed: ev.seed, result: ev.result });
+          countdown_at: null, result: ev.result });
       }
       state.next_hand_at = ev.next_hand_at;
       state.you.legal = null;
@@ -356,7 +359,7 @@ export function applyEvent(state, ev) {
       for (const s of state.seats) s.bet = 0;
       state.recent_hands = [ev.recent, ...(state.recent_hands || [])
         .filter((r) => r.id !== ev.recent.id)].slice(0, RECENT_HANDS);
-      out.say.push("The hand is over; its seed is revealed.");
+      out.say.push("The hand is over.");
       break;
     case "chat": // a line: the chat panel (chat.js) shows it; the snapshot may have it already
       if (!state.chat.some((l) => l.id === ev.id)) {

@@ -51,8 +51,9 @@ def test_a_selection_is_a_phhs_file_of_numbered_hands() -> None:
     assert data["1"]["finishing_stacks"] == [19800, 20200]
 
 
-def test_a_timeout_all_in_is_left_out_of_a_selection_with_a_note() -> None:
-    # Seat 2 (small blind, 5 in) times out facing a raise: timeout all-in, which PHH cannot say.
+def test_a_timeout_all_in_is_the_player_all_in_for_what_he_put_in() -> None:
+    # Seat 2 (small blind, 5 in) times out facing a raise: timeout all-in. In PHH he starts
+    # with the 5 he put in (all-in at once), the 95 he kept are in _stacks_behind.
     from tables.engine import TableRules
     from tables.engine.scripted import ScriptedHand
     from tests.tables.histories.scripted import record_of
@@ -64,10 +65,13 @@ def test_a_timeout_all_in_is_left_out_of_a_selection_with_a_note() -> None:
     h.act(3, "fold")
     assert h.state.is_over
     timed_out = record_of(h, {1: "alice", 2: "bob", 3: "carl"}, real=False)
-    with pytest.raises(ValueError, match="timeout all-in"):
-        phh_export.hand_text(timed_out, 101)
+    hh = phh.loads(phh_export.hand_text(timed_out, 101))
+    assert hh.starting_stacks == [5, 100, 100] and hh.extra["_stacks_behind"] == [95, 0, 0]
+    assert "# p1 timed out: all-in for the pot so far" in hh.actions
+    true_finish = [a + b for a, b in zip(hh.finishing_stacks, hh.extra["_stacks_behind"],
+                                         strict=True)]
+    assert true_finish == [h.state.player(s).stack for s in (2, 3, 1)]
+    assert phh.verify_hand(hh).status == "passed"
     text = phh_export.hands_text([heads_up_fold(), timed_out], 101)
-    assert text.endswith("# hand 42 left out: a timeout all-in has no PHH notation\n")
-    import tomllib
-
-    assert sorted(tomllib.loads(text)) == ["1"]
+    assert len(phh.loads_all(text)) == 2
+    assert [k for k, _ in phh.loads_all(text)] == ["1", "2"]

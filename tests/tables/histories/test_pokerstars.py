@@ -7,7 +7,7 @@ from tests.tables.histories.scripted import heads_up_fold, short_big_blind_side_
 ALICE, BOB, CARL = 101, 102, 103
 
 HEADS_UP_FOLD_FOR_ALICE = """\
-PokerStars Hand #42: Hold'em No Limit ($1/$2 USD) - 2026/11/23 13:41:10 UTC
+PokerStars Hand #42:  Hold'em No Limit ($1/$2 USD) - 2026/11/23 13:41:10 UTC [2026/11/23 8:41:10 ET]
 Table 'Oak' 6-max Seat #3 is the button
 Seat 1: alice ($200 in chips)
 Seat 3: bob ($200 in chips)
@@ -38,8 +38,8 @@ def test_the_other_player_gets_his_own_cards_and_never_the_folded_hand() -> None
 
 
 SIDE_POT_FOR_BOB = """\
-PokerStars Hand #42: Hold'em No Limit (5/10) - 2026/11/23 13:41:10 UTC
-Table 'Oak' 6-max Seat #1 is the button
+PokerStars Hand #42:  Hold'em No Limit (5/10) - 2026/11/23 13:41:10 UTC [2026/11/23 8:41:10 ET]
+Table 'Oak' 6-max (Play Money) Seat #1 is the button
 Seat 1: alice (100 in chips)
 Seat 2: bob (100 in chips)
 Seat 3: carl (4 in chips)
@@ -88,9 +88,13 @@ def test_mucked_cards_never_reach_another_player() -> None:
     assert "Dealt to" not in pokerstars.hand_text(short_big_blind_side_pot(), None)
 
 
-def test_several_hands_are_separated_by_a_blank_line() -> None:
+def test_every_hand_is_followed_by_two_blank_lines_as_pokerstars_writes() -> None:
+    # pokerkit's PokerStars parser (like the trackers) splits a file into hands on them.
+    from pokerkit import PokerStarsParser
+
     text = pokerstars.hands_text([heads_up_fold(), heads_up_fold()], ALICE)
-    assert text == HEADS_UP_FOLD_FOR_ALICE + "\n" + HEADS_UP_FOLD_FOR_ALICE
+    assert text == HEADS_UP_FOLD_FOR_ALICE + "\n\n" + HEADS_UP_FOLD_FOR_ALICE + "\n\n"
+    assert len(PokerStarsParser.HAND.findall(text)) == 2
 
 
 def test_a_timeout_is_written_before_what_the_server_did() -> None:
@@ -104,5 +108,7 @@ def test_a_timeout_is_written_before_what_the_server_did() -> None:
     h.act(2, "timeout")  # 5 in the pot: timeout all-in, in for the pot so far
     h.act(3, "fold")
     text = pokerstars.hand_text(record_of(h, {1: "alice", 2: "bob", 3: "carl"}, real=False), BOB)
-    assert "alice: raises 20 to 30\nbob has timed out\nbob: stays in all-in for the pot so far\n" \
+    # PokerStars' own words for a disconnected player's all-in protection: no action line.
+    assert "alice: raises 20 to 30\nbob has timed out while being disconnected\n" \
         "carl: folds\n" in text
+    assert "stays in" not in text

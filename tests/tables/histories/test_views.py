@@ -55,7 +55,7 @@ def test_downloads_carry_the_downloaders_cards_only(client, players, play_table)
     client.force_login(alice)
     text = client.get(url).content.decode()
     assert f"Dealt to alice [{alice_cards}]" in text and bob_cards not in text
-    assert text.startswith(f"PokerStars Hand #{hand.pk}: Hold'em No Limit (1/2) - ")
+    assert text.startswith(f"PokerStars Hand #{hand.pk}:  Hold'em No Limit (1/2) - ")
 
     client.force_login(bob)
     response = client.get(url)
@@ -73,11 +73,9 @@ def test_downloads_carry_the_downloaders_cards_only(client, players, play_table)
 
 
 def test_mucked_hands_stay_hidden_from_the_others(client, players, play_table, monkeypatch):
-    from tables.services import starting
-
     alice, bob, _ = players
     for n in range(1, 20):  # fixed decks until one where the first to show wins (a muck)
-        monkeypatch.setattr(starting, "new_seed", lambda n=n: bytes([n]) * 32)
+        monkeypatch.setattr("tables.services.dealing.new_key", lambda n=n: bytes([n]).hex() * 32)
         hand = check_down_first_shows_others_muck(play_table.pk)
         state = HandState.from_json(hand.state)
         if any(p.mucked for p in state.players):

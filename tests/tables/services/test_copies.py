@@ -68,14 +68,14 @@ def admin_timer_change(client: Any, table: TableConfig, action_seconds: int) -> 
 @pytest.fixture
 def two_tables(make_table, make_player, sit, monkeypatch):
     """Two identical tables with the same three players and the same decks."""
+    seed = {"next": "0" * 64}  # the first decks are committed as the players sit
+    monkeypatch.setattr("tables.services.dealing.new_key", lambda: seed["next"])
     tables = [make_table(name=name, structure="NL", lower_stake=2, max_seats=6,
                          hand_pause_seconds=0) for name in ("Copy", "Lock")]
     players = [make_player(name) for name in ("alice", "bob", "carol")]
     for table in tables:
         for number, player in enumerate(players, start=1):
             sit(table, player, number)
-    seed = {"next": "0" * 64}
-    monkeypatch.setattr("tables.services.starting.new_seed", lambda: seed["next"])
     return tables, seed
 
 

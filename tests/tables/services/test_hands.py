@@ -69,7 +69,7 @@ def test_rake_goes_to_the_house_and_summary_counts_the_flop(make_table, make_pla
     assert hand.state["result"]["rake"] == 0  # 5 % of 6, floored to whole chips
     summary = HandSummary.objects.get(table=table)
     assert (summary.pot, summary.players_dealt, summary.players_saw_flop) == (6, 3, 3)
-    assert hand.seed and hand.commitment
+    assert hand.deck_key and hand.commitment and not hand.seed
     assert ledger_audit().ok
 
 

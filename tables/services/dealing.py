@@ -1,0 +1,130 @@
+"""Each hand's deck, dealt privately and provably fair (tables/engine/fairness.py).
+
+A table always has its next deck committed (`TableState.next_commitment`, published in
+`hand_start` and `seat_taken` and in snapshots) before that deck is dealt. Seated players'
+clients answer it with entropy (`entropy_add`); the deal takes the contributions sent for it
+and fixes the deal order from them, then commits the deck after it. The deck key stays on the
+server for ever; openings leave it only through `public_proof` and `own_openings`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from tables.engine import fairness
+from tables.engine.fairness import new_key  # tests fix the decks here
+from tables.models import DeckEntropy, Hand, Seat, TableState
+
+
+@dataclass(frozen=True)
+class Deal:
+    key: str  # secret
+    root: str  # the commitment published before the deal
+    entropy: list[dict[str, Any]]  # [{"seat", "value"}] that fixed the deal order
+    cards: list[str]  # in dealing order
+
+
+def deck_commit_next(ts: TableState) -> None:
+    """Commit the table's next deck (the caller saves `next_deck_key` and `next_commitment`)."""
+    ts.next_deck_key = new_key()
+    ts.next_commitment = fairness.committed(ts.next_deck_key).root
+
+
+def deck_deal(ts: TableState, seats: list[Seat]) -> Deal:
+    """The deck committed for this hand, in the deal order the seated players' entropy fixes;
+    commits the next one. Takes (and deletes) the table's entropy rows in one statement: a
+    contribution to an older commitment is dropped. Needs the table lock; the caller saves the
+    table's `next_deck_key` and `next_commitment`."""
+    if not ts.next_deck_key:  # a table that never committed one: nobody could contribute
+        deck_commit_next(ts)
+    deck = fairness.committed(ts.next_deck_key)
+    seat_of = {s.player_id: s.number for s in seats}
+    entropy = sorted(({"seat": seat_of[player], "value": value}
+                      for player, commitment, value in _entropy_take(ts.table_id)
+                      if commitment == deck.root and player in seat_of),
+                     key=lambda e: e["seat"])
+    key = ts.next_deck_key
+    deck_commit_next(ts)
+    return Deal(key=key, root=deck.root, entropy=entropy,
+                cards=fairness.dealt_deck(deck, [e["value"] for e in entropy]))
+
+
+def entropy_add(*, table_id: int, user_id: int, commitment: str, value: str) -> bool:
+    """Record a seated player's contribution to the deck committed as `commitment`; one per
+    player and deck. False (nothing written) unless the player is seated at the table, the
+    commitment is the table's next one and he has not contributed to it yet. One statement,
+    no lock: the deal takes what has arrived when it takes the table lock."""
+    if not (fairness.is_hex(commitment, 32) and fairness.is_hex(value, fairness.ENTROPY_BYTES)):
+        raise ValueError("commitment and value are 32 bytes each, in lowercase hex")
+    entropy, seat, state = (m._meta.db_table for m in (DeckEntropy, Seat, TableState))
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {q(entropy)} (table_id, commitment, player_id, value) "
+            f"SELECT %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM {q(seat)} "
+            f"WHERE table_id = %s AND player_id = %s) AND EXISTS (SELECT 1 FROM {q(state)} "
+            f"WHERE table_id = %s AND next_commitment = %s) "
+            f"ON CONFLICT (table_id, commitment, player_id) DO NOTHING",
+            [table_id, commitment, user_id, value, table_id, user_id, table_id, commitment])
+        return cursor.rowcount == 1
+
+
+def _entropy_take(table_id: int) -> list[tuple[int, str, str]]:
+    """Delete the table's contributions and return them as (player id, commitment, value)."""
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {q(DeckEntropy._meta.db_table)} WHERE table_id = %s "
+                       f"RETURNING player_id, commitment, value", [table_id])
+        return list(cursor.fetchall())
+
+
+# Openings -------------------------------------------------------------------------------------
+def public_proof(hand: Hand) -> dict[str, Any]:
+    """What anybody may check of a finished hand's deal: the root and entropy, and the openings
+    of the board and the shown hands — nothing else. Hands dealt before the private fair deal
+    keep their published seed."""
+    if hand.fairness == fairness.LEGACY:
+        return {"scheme": fairness.LEGACY, "commitment": hand.commitment, "seed": hand.seed}
+    state = hand.state
+    players = state["players"]
+    n = len(players)
+    deals = fairness.board_deals(n, len(state.get("board") or []))
+    for i, p in enumerate(players):
+        if p.get("shown"):
+            deals += fairness.hole_deals(n, i)
+    return {"scheme": fairness.SCHEME, "root": hand.commitment, "entropy": hand.entropy,
+            "openings": _openings(hand, deals)}
+
+
+def own_openings(hand: Hand, seat: int | None) -> list[dict[str, Any]]:
+    """The openings of `seat`'s own hole cards: for that player's eyes only."""
+    if seat is None or hand.fairness != fairness.SCHEME:
+        return []
+    players = hand.state["players"]
+    for i, p in enumerate(players):
+        if p["seat"] == seat and p.get("hole"):
+            return _openings(hand, fairness.hole_deals(len(players), i))
+    return []
+
+
+def _openings(hand: Hand, deals: list[int]) -> list[dict[str, Any]]:
+    deck = fairness.committed(hand.deck_key)
+    return fairness.openings(deck, [e["value"] for e in hand.entropy], deals)
+
+
+def deck_reveal(*, hand: Hand, staff: Any, reason: str) -> list[dict[str, Any]]:
+    """Every position of a finished hand's deck, for a dispute: recorded (who, when, why)
+    before it is shown. Staff only; never for a running hand."""
+    from tables.models import DeckReveal
+
+    if not getattr(staff, "is_staff", False):
+        raise PermissionError("only staff may reveal a deck")
+    if hand.finished_at is None:
+        raise ValueError("a running hand's deck is never revealed")
+    if not reason.strip():
+        raise ValueError("say why the deck is revealed")
+    if hand.fairness != fairness.SCHEME:
+        raise ValueError("this hand's seed was published: its deck is public")
+    DeckReveal.objects.create(hand=hand, staff=staff, reason=reason.strip())
+    return _openings(hand, list(range(fairness.DECK_SIZE)))
