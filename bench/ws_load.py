@@ -1,9 +1,10 @@
 """WebSocket load: bots on 6-max tables against the real room, and the same client against a
 bare `websockets` broadcast server (the floor).
 
-What it starts (and stops): a throwaway PostgreSQL database (``ws_bench_<pid>``, migrated, dropped
-at the end) on the server of ``--server``; ``--servers`` daphne processes and one Celery worker
-on it, on free ports, with a private Celery queue and channel-layer prefix on ``--redis``.
+What it starts (and stops): a throwaway PostgreSQL database (``--database``, default
+``ws_bench_<pid>``, migrated, dropped at the end) on the server of ``--server``; ``--servers``
+daphne processes and one Celery worker on it, on free ports, with a private Celery queue and
+channel-layer prefix on ``--redis``.
 
 What it measures, per run:
 * **queries per action**: the ``act`` service run in-process under Django's
@@ -23,12 +24,23 @@ What it measures, per run:
   and the others.
 * **CPU per action**: user + system CPU seconds of each group of processes (daphne, the worker,
   PostgreSQL, Redis, the clients; psutil, sampled five times a second) over the measured window,
-  divided by the actions counted in it.
+  divided by the actions counted in it. PostgreSQL is the backends of this run's database and
+  the server's background processes, Redis the server on ``--redis``'s port: other databases'
+  backends and other Redis servers on the machine are not counted (their load still shares the
+  cores, so note what else ran).
 * **money**: the hands dealt over the whole run and ``audit_ledger``'s check of the ledger after
   every bot has left and cashed out.
 * **the floor**: the same bots against a ``websockets`` server (``--servers`` processes) that
   keeps a turn order per table and broadcasts each action and the next turn, with no database,
-  no channel layer and no rules. The ratio room/floor shows what the room's stack costs.
+  no channel layer and no rules, acting at once and **without the bots' send throttle**. A bot
+  sends at most ``tables.bots.SEND_RATE`` (8) messages a second, to stay under the room's rate
+  limit, so the bots alone cap a run at 8 x connections actions/s (4,800 at 600 connections):
+  with the throttle the floor measured that cap, not the server. Each run prints the client's
+  cap beside its figure and says when a figure reached it; the room keeps the throttle (the
+  room refuses faster clients). The floor always runs unpaced. Room/floor ratios of throughput
+  and latency are printed only when the room ran unpaced too and neither figure reached the
+  client's cap; the ratio of the servers' CPU per action (daphne, worker, PostgreSQL and Redis
+  against the floor's processes), which no client bounds, always.
 
 Run from the repository root (PostgreSQL and Redis running):
   .venv/bin/python bench/ws_load.py                              # quick: 120 conns, 20 tables
@@ -43,6 +55,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -188,6 +201,12 @@ def hands_played(table_ids: list[int]) -> str:
 # Clients (one process per share of the tables) ----------------------------------------------
 def client_main(spec: dict[str, Any], results: multiprocessing.Queue,
                 together: threading.Barrier) -> None:
+    if not spec["throttled"]:
+        # The floor's reference: this client process's bots send as fast as they decide (the
+        # bare server refuses nothing). The room's client processes keep SEND_RATE.
+        import tables.bots
+
+        tables.bots.SEND_RATE = math.inf
     results.put(asyncio.run(client_run(spec, together)))
 
 
@@ -333,22 +352,59 @@ def pids_named(name: str) -> Callable[[], list[int]]:
     return lambda: [p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == name]
 
 
+def postgres_pids(server: str, database: str) -> Callable[[], list[int]]:
+    """PostgreSQL's processes that work for this run: the backends (and autovacuum) of its
+    database and the shared background processes (WAL writer, checkpointer...), not other
+    databases' backends (other runs or test suites on the same server)."""
+    import psycopg
+
+    target = url_with_database(server, database).replace("postgres://", "postgresql://", 1)
+    conn = psycopg.connect(target, autocommit=True)  # used only by the meter's thread
+    query = ("SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+             "AND (datname = current_database() OR datname IS NULL)")
+    return lambda: [pid for (pid,) in conn.execute(query)]
+
+
+def redis_pids(url: str) -> Callable[[], list[int]]:
+    """The Redis server listening on `url`'s port (not every redis-server of the machine:
+    other runs' embedded ones)."""
+    import psutil
+
+    port = urlsplit(url).port or 6379
+    pids: set[int] = set()
+    with contextlib.suppress(psutil.AccessDenied):  # not root on some systems: count them all
+        pids = {c.pid for c in psutil.net_connections("tcp")
+                if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid}
+    return (lambda: sorted(pids)) if pids else pids_named("redis-server")
+
+
 def quantile_ms(sorted_seconds: list[float], q: float) -> float:
     if not sorted_seconds:
         return float("nan")
     return 1000 * sorted_seconds[int(len(sorted_seconds) * q)]
 
 
+def client_cap(tables: list[dict[str, Any]], *, throttled: bool) -> float:
+    """The most actions/s the bots themselves can send: each socket at most SEND_RATE
+    messages a second (one action per turn of its own), however fast the server answers."""
+    from tables.bots import SEND_RATE
+
+    return SEND_RATE * sum(len(t["bots"]) for t in tables) if throttled else math.inf
+
+
 def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
-                servers: dict[str, Callable[[], list[int]]]) -> dict[str, Any]:
-    think = 0.0 if not args.rate else len(tables) / args.rate
+                servers: dict[str, Callable[[], list[int]]], *, paced: bool = True,
+                throttled: bool = True) -> dict[str, Any]:
+    """Play `tables` over the measured window. `paced`: the bots pace themselves to --rate;
+    `throttled`: they keep their send throttle (off only for the floor's reference)."""
+    think = 0.0 if not args.rate or not paced else len(tables) / args.rate
     ctx = multiprocessing.get_context("spawn")
     results: multiprocessing.Queue = ctx.Queue()
     shares = [share for i in range(args.clients) if (share := tables[i::args.clients])]
     together = ctx.Barrier(len(shares))
     procs = [ctx.Process(target=client_main, args=({
         "tables": share, "think": think, "warmup": args.warmup, "seconds": args.seconds,
-        "grace": 30.0}, results, together)) for share in shares]
+        "grace": 30.0, "throttled": throttled}, results, together)) for share in shares]
     for p in procs:
         p.start()
     meter = CpuMeter({**servers, "clients": lambda: [p.pid for p in procs]})
@@ -373,7 +429,13 @@ def run_clients(tables: list[dict[str, Any]], args: argparse.Namespace,
         "seated_after": max(p["seated_after"] for p in parts), "cpu": cpu,
         "unseated": sum((Counter(p.get("unseated", {})) for p in parts), Counter()),
         "hands": sum(p["hands"] for p in parts), "snapshots": sum(p["snapshots"] for p in parts),
+        "cap": client_cap(tables, throttled=throttled), "paced": bool(think),
     }
+
+
+def at_cap(r: dict[str, Any]) -> bool:
+    """The run went as fast as the bots may send: its figure is the client's, not the server's."""
+    return r["actions_per_s"] >= 0.9 * r["cap"]
 
 
 # The floor: a bare websockets broadcast server ----------------------------------------------
@@ -446,6 +508,25 @@ async def floor_serve(port: int) -> None:
         await asyncio.Future()
 
 
+def ratios(room: dict[str, Any], floor: dict[str, Any]) -> str:
+    """Room over floor, only where both figures say what the servers can do."""
+    servers = ("daphne", "worker", "PostgreSQL", "Redis")
+    room_ms = 1000 * sum(room["cpu"].get(k, 0.0) for k in servers) / max(room["actions"], 1)
+    floor_ms = 1000 * floor["cpu"].get("servers", 0.0) / max(floor["actions"], 1)
+    cpu = (f"servers' CPU per action: room {room_ms:.2f} ms ({', '.join(servers)}) against "
+           f"floor {floor_ms:.2f} ms = {room_ms / floor_ms:.1f}x" if floor_ms else "")
+    if room["paced"]:
+        return (f" ratio: none for throughput and latency (the room was paced to --rate, the "
+                f"floor was not); {cpu}")
+    capped = [name for name, r in (("room", room), ("floor", floor)) if at_cap(r)]
+    if capped:
+        return (f" ratio: none for throughput and latency ({' and '.join(capped)} at the "
+                f"client's cap); {cpu}")
+    return (f" ratio: room/floor throughput {room['actions_per_s'] / floor['actions_per_s']:.2f}"
+            f", p50 latency {room['p50_ms'] / floor['p50_ms']:.1f}x, "
+            f"p99 latency {room['p99_ms'] / floor['p99_ms']:.1f}x; {cpu}")
+
+
 # Main ----------------------------------------------------------------------------------------
 def layout(args: argparse.Namespace, table_ids: list[int], urls: list[str],
            bots: list[tuple[int, str, str]], *, spread: bool = False) -> list[dict[str, Any]]:
@@ -464,6 +545,13 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
+    from tables.bots import SEND_RATE
+
+    cap = (f"{r['cap']:,.0f} actions/s ({SEND_RATE:g} messages/s per socket)"
+           if math.isfinite(r["cap"]) else "none (send throttle off)")
+    print(f"{'':>8}the client's own cap: {cap}"
+          + ("; paced to --rate" if r["paced"] else "; unpaced")
+          + (": AT THE CAP, this figure is the client's, not the server's" if at_cap(r) else ""))
     if r.get("unseated"):
         print(f"{'':>8}never seated: {dict(r['unseated'])}")
     if r.get("split"):
@@ -498,6 +586,8 @@ def main() -> int:
     parser.add_argument("--no-floor", action="store_true")
     parser.add_argument("--server", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_SERVER),
                         help="a PostgreSQL URL; only its server is used")
+    parser.add_argument("--database", default=f"ws_bench_{os.getpid()}",
+                        help="name of the throwaway database (created, then dropped)")
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     parser.add_argument("--floor-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -510,7 +600,7 @@ def main() -> int:
     if args.connections < 2 * args.tables:
         parser.error("at least two connections per table")
 
-    name = f"ws_bench_{os.getpid()}"
+    name = args.database
     tag = uuid.uuid4().hex[:8]
     env = {**os.environ, "DATABASE_URL": url_with_database(args.server, name),
            "REDIS_URL": args.redis, "CELERY_QUEUE": f"bench-{tag}",
@@ -562,7 +652,7 @@ def main() -> int:
         daphnes, celery = processes[:-1], processes[-1]
         room = run_clients(layout(args, table_ids, urls, room_bots, spread=args.spread), args, {
             "daphne": lambda: [p.pid for p in daphnes], "worker": lambda: [celery.pid],
-            "PostgreSQL": pids_named("postgres"), "Redis": pids_named("redis-server")})
+            "PostgreSQL": postgres_pids(args.server, name), "Redis": redis_pids(args.redis)})
         for p in processes:
             stop_process(p)
         processes.clear()
@@ -585,11 +675,10 @@ def main() -> int:
             floors = list(processes)
             floor = run_clients(layout(args, table_ids, [f"http://127.0.0.1:{p}"
                                                          for p in floor_ports], floor_bots), args,
-                                {"servers": lambda: [p.pid for p in floors]})
+                                {"servers": lambda: [p.pid for p in floors]},
+                                paced=False, throttled=False)
             report("floor", floor)
-            print(f" ratio: room/floor throughput {room['actions_per_s'] / floor['actions_per_s']:.2f}"
-                  f", p50 latency {room['p50_ms'] / floor['p50_ms']:.1f}x, "
-                  f"p99 latency {room['p99_ms'] / floor['p99_ms']:.1f}x")
+            print(ratios(room, floor))
     finally:
         for p in processes:
             stop_process(p)
