@@ -11,8 +11,12 @@ splits a file on them). Real-money amounts are dollars ("$2.50"), play-money amo
   later bets forming side pots;
 * a big blind posted by a player entering the game is ``posts big blind``, as PokerStars wrote
   a new player's post out of position;
-* cards shown in the pause after the hand are ``<name>: shows [Th Ah]`` after the pot is
-  collected, as PokerStars wrote a voluntary show.
+* cards shown in the pause after the hand are ``<name>: shows [Th Ah] (high card Ace)`` after
+  the pot is collected, as PokerStars wrote a voluntary show (the hand described with the
+  board so far, or the two cards alone before the flop).
+As PokerStars writes them, pots are collected side pots first (the last one first) and the
+main pot last, and a pot won without a showdown ends with ``<name>: doesn't show hand`` unless
+the winner shows.
 
 Written for one player: "Dealt to" names his own hole cards only; other players' cards appear
 only when shown (mucked hands never).
@@ -27,6 +31,8 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from tables.engine import describe
+from tables.engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
 from tables.histories.labels import money
 from tables.histories.record import HandRecord
 
@@ -69,6 +75,8 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
     blind_of: dict[int, str] = {}
     posted: set[int] = set()  # blinds: "didn't bet" is for those who put nothing in but antes
     after_hand: list[str] = []  # cards shown in the pause after the hand
+    shown_after: set[int] = set()
+    collected: list[list[str]] = []  # per pot, in the engine's order (main pot first)
     over = False
     bets: dict[int, int] = {p.seat: 0 for p in state.players}
     level = 0  # the bet to call this round
@@ -162,7 +170,9 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
         elif kind == "hand_end":
             over = True
         elif kind == "shown" and over:
-            after_hand.append(f"{name(seat)}: shows [{' '.join(e['cards'])}]")
+            shown_after.add(seat)
+            after_hand.append(f"{name(seat)}: shows [{' '.join(e['cards'])}] "
+                              f"({_shown_words(e['cards'], state.board)})")
         elif kind == "shown":
             desc = record.description(seat)
             showdown.append(f"{name(seat)}: shows [{' '.join(e['cards'])}]"
@@ -170,14 +180,20 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
         elif kind == "mucked":
             showdown.append(f"{name(seat)}: mucks hand")
         elif kind == "pot_awarded":
-            hole_cards_header()
-            flush_showdown()
             label = _pot_name(pots, e)
+            collected.append([])
             for winner, share in e["shares"]:
                 if share:  # a pot the rake took whole leaves nothing to collect
                     won[winner] = won.get(winner, 0) + share
-                    lines.append(f"{name(winner)} collected {m(share)} from {label}")
+                    collected[-1].append(f"{name(winner)} collected {m(share)} from {label}")
+    hole_cards_header()
     flush_showdown()
+    for pot_lines in reversed(collected):  # PokerStars: the last side pot first, main pot last
+        lines.extend(pot_lines)
+    if not showdown:  # won without a showdown: the winner's cards stay down unless shown
+        for seat in won:
+            if seat not in shown_after:
+                lines.append(f"{name(seat)}: doesn't show hand")
     lines.extend(after_hand)
 
     rake = int(result.get("rake", 0))
@@ -199,8 +215,7 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             tags += " (button)"
         if p.seat in blind_of:
             tags += f" ({blind_of[p.seat]})"
-        shown = p.shown and not any(line.startswith(f"{name(p.seat)}: shows [")
-                                    for line in after_hand)
+        shown = p.shown and p.seat not in shown_after
         outcome = _outcome(record, p, viewer, folded_on, put_in, won, m, shown=shown,
                            posted=p.seat in posted)
         lines.append(f"Seat {p.seat}: {name(p.seat)}{tags} {outcome}")
@@ -230,6 +245,17 @@ def _outcome(record: HandRecord, p: Any, viewer: int | None, folded_on: dict[int
     if p.seat in won:
         return f"collected ({m(won[p.seat])})"
     return "lost"
+
+
+def _shown_words(cards: list[str], board: list[str]) -> str:
+    """What PokerStars writes after cards shown: the best hand with the board so far ("a pair
+    of Kings"); before the flop, the two hole cards alone."""
+    if board:
+        return describe(list(board) + list(cards))
+    low, high = sorted(cards, key=lambda c: RANKS.index(c[0]))
+    if low[0] == high[0]:
+        return f"a pair of {RANK_PLURALS[high[0]]}"
+    return f"high card {RANK_NAMES[high[0]]}"
 
 
 def _allin(e: dict[str, Any]) -> str:

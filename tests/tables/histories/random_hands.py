@@ -84,17 +84,20 @@ def random_records(seed: str, count: int) -> list[HandRecord]:
 def pokerkit_convention_differs(record: HandRecord) -> str:
     """Why pokerkit may end this hand with other stacks than the room, by a convention that
     tests/engine/test_vs_pokerkit.py documents ("" when none applies): a big blind posted short
-    (pokerkit lowers the bet to the post), a short all-in raise (pokerkit re-opens the betting
-    or counts it towards the fixed-limit cap), or a pot split three or more ways (pokerkit
-    gives the odd chips to one winner)."""
+    or not at all (all in on the ante: pokerkit lowers the bet to the post), a short all-in
+    raise (pokerkit re-opens the betting or counts it towards the fixed-limit cap), or a pot
+    split three or more ways with two odd chips or more (pokerkit gives them all to the first
+    winner, the room one each clockwise from the button)."""
     state = record.state
     rules = state.rules
+    if not any(e["type"] == "posted_blind" and e["kind"] == "bb" for e in record.events):
+        return "short big blind"  # all in on his big-blind ante: he posts no blind at all
     for e in record.events:
         if e["type"] == "posted_blind" and e["kind"] == "bb" and e["amount"] < rules.lower_stake:
             return "short big blind"
         if e["type"] == "action" and e["action"] in ("bet", "raise") and e.get("allin"):
             return "all-in raise"
     for pot in (state.result or {}).get("pots", []):
-        if len(pot["winners"]) > 2 or (len(pot["winners"]) == 2 and pot["amount"] % 2):
+        if len(pot["winners"]) > 2 and pot["amount"] % len(pot["winners"]) > 1:
             return "split pot with odd chips"
     return ""

@@ -19,6 +19,7 @@ bob: raises $4 to $6
 alice: folds
 Uncalled bet ($4) returned to bob
 bob collected $4 from pot
+bob: doesn't show hand
 *** SUMMARY ***
 Total pot $4 | Rake $0
 Seat 1: alice (big blind) folded before Flop
@@ -63,8 +64,8 @@ bob: calls 20
 alice: shows [Ks Kd] (a pair of Kings)
 bob: mucks hand
 carl: shows [As Ad] (a pair of Aces)
-carl collected 12 from main pot
 alice collected 92 from side pot
+carl collected 12 from main pot
 *** SUMMARY ***
 Total pot 104 Main pot 12. Side pot 92. | Rake 0
 Board [2c 7h 9d 3s 4c]
