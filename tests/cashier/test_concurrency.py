@@ -195,13 +195,12 @@ def test_16_threads_x_200_random_operations_keep_the_ledger_exact(make_player, m
     _random_operations_in_threads(make_player, make_table, seat_at, THREADS, OPERATIONS)
 
 
+@pytest.mark.sqlite
 def test_on_sqlite_immediate_transactions_serialise_4_threads_x_50_operations(
     make_player, make_table, seat_at
 ):
     """SQLite has no row locks: BEGIN IMMEDIATE takes the database write lock, so the same
     services are exact there too (a smaller run: the writes are serialised)."""
-    if connection.vendor != "sqlite":
-        pytest.skip("the PostgreSQL run above covers concurrency there")
     _random_operations_in_threads(make_player, make_table, seat_at, 4, 50)
 
 
