@@ -130,6 +130,34 @@ def database_url_for_subprocesses() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
+def backend_pid() -> int:
+    """The PostgreSQL backend serving this thread's connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def until_waiting_on_a_lock(pids: list[int], count: int = 1, timeout: float = 10.0) -> None:
+    """Until `count` of the backends `pids` (filled by other threads as they start) are seen
+    waiting on a lock in pg_stat_activity: forces a race's interleaving instead of hoping
+    that a sleep produces it."""
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(pids) >= count:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s) "
+                               "AND wait_event_type = 'Lock'", [[int(pid) for pid in pids]])
+                if cursor.fetchone()[0] >= count:
+                    return
+        time.sleep(0.02)
+    raise AssertionError(f"{count} of the backends {pids} never waited on a lock "
+                         f"within {timeout} s")
+
+
 def wait_for_celery(timeout: float = 30.0) -> None:
     from pokerroom.celery import app
 
