@@ -158,6 +158,25 @@ def until_waiting_on_a_lock(pids: list[int], count: int = 1, timeout: float = 10
                          f"within {timeout} s")
 
 
+METRICS_TOKEN = "tests-scrape-token"  # what the tests' daphne processes accept at /metrics
+
+
+def room_metric(url: str, name: str, **labels: str) -> float:
+    """A sample of a running daphne's /metrics (started with METRICS_TOKEN), summed over the
+    label values not given: what the server counted, not what a client believes it sent."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    request = urllib.request.Request(f"{url}/metrics",
+                                     headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+    return sum(sample.value for family in text_string_to_metric_families(text)
+               for sample in family.samples
+               if sample.name == name and labels.items() <= sample.labels.items())
+
+
 def wait_for_celery(timeout: float = 30.0) -> None:
     from pokerroom.celery import app
 
