@@ -22,7 +22,7 @@ def running_in_ci() -> bool:
 
 
 # Every skip the suite may have, and where it is expected: a run that skips anything else (a
-# missing package, a skip left behind, a database-only test on its own database) fails, on
+# missing package, a skip left behind, a PostgreSQL-only test skipped on PostgreSQL) fails, on
 # either pass of .ci/run. Tests reach the first two only through the `postgres` and `sqlite`
 # markers below.
 NEEDS_POSTGRES = ("needs PostgreSQL (row locks, row versions, connections, pg_stat_activity): "
