@@ -188,7 +188,7 @@ def test_a_copy_commit_waiting_on_a_lock_holder_writes_nothing_and_runs_under_th
     The copy's commit waits for it, then finds the table row changed and writes nothing; the
     action runs under the lock, from the table as the holder left it: refused if the holder
     took the same turn (another socket of the same player), else applied. Either way the table
-    ends exactly as one serial call then the action leave the other table."""
+    ends exactly as the other table does after the same two actions, taken one by one."""
     (on_copy, locked), _seed = two_tables
     for table in (on_copy, locked):
         services.hand_start(table_id=table.pk, force=True)
@@ -236,8 +236,7 @@ def test_a_copy_commit_waiting_on_a_lock_holder_writes_nothing_and_runs_under_th
     versions = list(HandEvent.objects.filter(table=on_copy).order_by("version")
                     .values_list("version", flat=True))
     assert versions == list(range(1, len(versions) + 1))
-    ts_after = live(on_copy.pk)[0]
-    assert ts_after.version == versions[-1]
+    assert live(on_copy.pk)[0].version == versions[-1]
     assert to_act(on_copy.pk)[0] == to_act(locked.pk)[0] != user_id
     assert copy_tries("locked") - tries["locked"] == 1  # tried on the copy, then the lock
     assert copy_tries("committed") == tries["committed"]
