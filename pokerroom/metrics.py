@@ -47,6 +47,10 @@ TIMER_LATENESS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
 SWEEP_ACTS = Counter("room_sweep_acts", "What the beat sweeper did that a lost task missed "
                      "(timeouts, hands_started, sit_outs_removed).", ["what"])
+EFFECT_FAILURES = Counter("room_effect_failures", "What a committed table step does next that "
+                          "failed (broadcast, copy, turn timer, next hand, metrics): logged, and "
+                          "the step's other effects still ran (tables/services/effects.py).",
+                          ["effect"])
 
 # Sockets ---------------------------------------------------------------------------------------
 SOCKETS = Gauge("room_sockets_open", "WebSockets open now, by kind (table, lobby).", ["kind"],

@@ -1,4 +1,5 @@
-"""Fixtures shared by the whole suite: users, tables, and a real Celery worker process."""
+"""Fixtures shared by the whole suite (users, tables, a real Celery worker process), the
+markers that keep a test to one database, and the list of the only skips a run may have."""
 from __future__ import annotations
 
 import contextlib
@@ -6,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,81 @@ import pytest
 from pokerroom.processes import stop_process
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+# Every skip the suite may have, and where it is expected: a run that skips anything else (a
+# missing package, a skip left behind, a PostgreSQL-only test skipped on PostgreSQL) fails, on
+# either pass of .ci/run. Tests reach the first two only through the `postgres` and `sqlite`
+# markers below.
+NEEDS_POSTGRES = ("needs PostgreSQL (row locks, row versions, connections, pg_stat_activity): "
+                  "run with DATABASE_URL=postgres://...")
+SQLITE_ONLY = "SQLite only: its PostgreSQL counterpart runs on the PostgreSQL pass"
+PHH_CORPUS_MISSING = "the real-hand PHH corpus ../shared/phh is missing (CI has it: fails there)"
+EXPECTED_SKIPS: dict[str, Callable[[str], bool]] = {  # reason: expected on this database?
+    NEEDS_POSTGRES: lambda vendor: vendor == "sqlite",
+    SQLITE_ONLY: lambda vendor: vendor == "postgresql",
+    PHH_CORPUS_MISSING: lambda vendor: not running_in_ci(),
+}
+
+
+@pytest.fixture(autouse=True)
+def _one_database_only(request: pytest.FixtureRequest) -> None:
+    """`@pytest.mark.postgres` / `@pytest.mark.sqlite`: skip the test on the other database."""
+    from django.db import connection
+
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        pytest.skip(NEEDS_POSTGRES)
+    if request.node.get_closest_marker("sqlite") and connection.vendor != "sqlite":
+        pytest.skip(SQLITE_ONLY)
+
+
+def _vendor() -> str:
+    from django.conf import settings
+
+    return "sqlite" if "sqlite" in settings.DATABASES["default"]["ENGINE"] else "postgresql"
+
+
+def _skip_reason(report: pytest.CollectReport | pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+_unexpected_skips: list[str] = []
+
+
+def _skip_seen(report: pytest.CollectReport | pytest.TestReport) -> None:
+    expected = EXPECTED_SKIPS.get(_skip_reason(report) if report.skipped else "")
+    if report.skipped and not (expected and expected(_vendor())):
+        _unexpected_skips.append(f"{report.nodeid}: {_skip_reason(report)}")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _skip_seen(report)  # with pytest-xdist, the controller sees every worker's reports
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _skip_seen(report)  # a whole module skipped at import
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller decides
+        return
+    if _unexpected_skips and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _unexpected_skips and not hasattr(terminalreporter.config, "workerinput"):
+        terminalreporter.section("unexpected skips (tests/conftest.py: EXPECTED_SKIPS)", red=True)
+        for line in _unexpected_skips:
+            terminalreporter.line(line, red=True)
+        terminalreporter.line(f"{len(_unexpected_skips)} unexpected skip(s): the run fails",
+                              red=True, bold=True)
 
 
 @pytest.fixture
@@ -52,6 +128,53 @@ def database_url_for_subprocesses() -> str:
         return f"sqlite:///{s['NAME']}"
     auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def backend_pid() -> int:
+    """The PostgreSQL backend serving this thread's connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def until_waiting_on_a_lock(pids: list[int], count: int = 1, timeout: float = 10.0) -> None:
+    """Until `count` of the backends `pids` (filled by other threads as they start) are seen
+    waiting on a lock in pg_stat_activity: forces a race's interleaving instead of hoping
+    that a sleep produces it."""
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(pids) >= count:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s) "
+                               "AND wait_event_type = 'Lock'", [[int(pid) for pid in pids]])
+                if cursor.fetchone()[0] >= count:
+                    return
+        time.sleep(0.02)
+    raise AssertionError(f"{count} of the backends {pids} never waited on a lock "
+                         f"within {timeout} s")
+
+
+METRICS_TOKEN = "tests-scrape-token"  # what the tests' daphne processes accept at /metrics
+
+
+def room_metric(url: str, name: str, **labels: str) -> float:
+    """A sample of a running daphne's /metrics (started with METRICS_TOKEN), summed over the
+    label values not given: what the server counted, not what a client believes it sent."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    request = urllib.request.Request(f"{url}/metrics",
+                                     headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode()
+    return sum(sample.value for family in text_string_to_metric_families(text)
+               for sample in family.samples
+               if sample.name == name and labels.items() <= sample.labels.items())
 
 
 def wait_for_celery(timeout: float = 30.0) -> None:

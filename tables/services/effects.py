@@ -13,8 +13,10 @@ them in this order, whatever order the step recorded them in:
 5. count it in the room's metrics (pokerroom/metrics.py).
 
 A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
-is logged and the next ones still run: the step is committed, a lost broadcast is a gap the
-sockets fill from the database, and a lost timer or next hand is caught by the sweeper."""
+is logged with its traceback and counted (`room_effect_failures_total{effect}`), and the next
+ones still run: the step is committed and raising would not undo it, only lose the effects
+after the failing one; a lost broadcast is a gap the sockets fill from the database, and a
+lost timer or next hand is caught by the sweeper."""
 from __future__ import annotations
 
 import datetime
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokerroom import metrics
 from tables import timers
 from tables.groups import events_broadcast
 from tables.models import TableState
@@ -78,3 +81,4 @@ class Effects:
             except Exception:
                 logger.exception("table %s: %s after commit failed", self.table_id, name,
                                  extra={"table_id": self.table_id})
+                metrics.EFFECT_FAILURES.labels(name).inc()

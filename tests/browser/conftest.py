@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pokerroom.processes import daphne_command, free_port, stop_process, wait_for_http
-from tests.conftest import REPO, celery_worker, database_url_for_subprocesses
+from tests.conftest import METRICS_TOKEN, REPO, celery_worker, database_url_for_subprocesses
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
 # plain synchronous code, so Django's async-safety guard must not refuse them.
@@ -31,7 +31,8 @@ def room_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with django_db_blocker.unblock():
-        env = {"DATABASE_URL": database_url_for_subprocesses(), "CSRF_TRUSTED_ORIGINS": url}
+        env = {"DATABASE_URL": database_url_for_subprocesses(), "CSRF_TRUSTED_ORIGINS": url,
+               "METRICS_TOKEN": METRICS_TOKEN}  # tests read what the server counted
     server = subprocess.Popen(daphne_command(sys.executable, host="127.0.0.1", port=port),
                               cwd=REPO, env={**os.environ, **env})
     try:

@@ -1,5 +1,6 @@
 """The browser's table page follows the game from events alone: over a session of several
-hands it sends no snapshot request, and the state it built equals a fresh snapshot."""
+hands the server sends each page one snapshot (when its socket connects) and no other, and the
+state the page built equals a fresh snapshot."""
 from __future__ import annotations
 
 import time
@@ -7,6 +8,7 @@ import time
 import pytest
 
 from tests.browser.players import open_table, play_passively, sign_up, take_seat
+from tests.conftest import room_metric
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 HANDS = 3
@@ -21,6 +23,7 @@ def test_a_session_of_several_hands_asks_for_no_snapshot(room_url, new_page, mak
 
     table = make_table(name="Elm", structure="PL", lower_stake=2, max_seats=6,
                        hand_pause_seconds=1)
+    snapshots = room_metric(room_url, "room_snapshots_total")  # this session's daphne
     pages = {name: new_page(name) for name in ("carol", "dave")}
     sent: dict[str, list[str]] = {name: [] for name in pages}
     for name, page in pages.items():
@@ -49,6 +52,8 @@ def test_a_session_of_several_hands_asks_for_no_snapshot(room_url, new_page, mak
         page.wait_for_function(f"() => Number(document.querySelector('[data-version]')"
                                f".dataset.version) >= {current}", timeout=20_000)
 
+    # one snapshot per page, at its socket's connect: the server counts what it sent
+    assert room_metric(room_url, "room_snapshots_total") - snapshots == len(pages)
     for name, page in pages.items():
-        assert snapshot_requests(sent[name]) == [], name  # none in steady play
+        assert snapshot_requests(sent[name]) == [], name  # none asked for in steady play
         assert page.evaluate("window.pokerTable.selfCheck()") == []  # equal to a fresh one

@@ -1,5 +1,4 @@
-"""Fixtures for the cashier tests: players with money, tables and seats, and the `postgres`
-marker's skip on other databases."""
+"""Fixtures for the cashier tests: players with money, tables and seats."""
 from __future__ import annotations
 
 import uuid
@@ -7,22 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from cashier.services import deposit, play_money_grant
 from tables.models import Currency, Seat, Structure, TableConfig
 
 SANDBOX_OK = "4242424242424242"
 SANDBOX_DECLINED = "4000000000000002"
-
-
-@pytest.fixture(autouse=True)
-def _skip_postgres_only_tests_elsewhere(request: pytest.FixtureRequest) -> None:
-    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
-        pytest.skip(
-            "needs PostgreSQL (row locks, deferred constraint triggers): run with "
-            "DATABASE_URL=postgres://..."
-        )
 
 
 def new_key() -> str:

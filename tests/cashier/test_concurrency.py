@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +38,7 @@ from cashier.services import (
 )
 from cashier.services.ledger import accounts_find, escrow_lookup, system_lookup
 from tables.models import Currency, Seat
+from tests.conftest import backend_pid, until_waiting_on_a_lock
 
 from .conftest import SANDBOX_OK, new_key
 
@@ -195,13 +195,12 @@ def test_16_threads_x_200_random_operations_keep_the_ledger_exact(make_player, m
     _random_operations_in_threads(make_player, make_table, seat_at, THREADS, OPERATIONS)
 
 
+@pytest.mark.sqlite
 def test_on_sqlite_immediate_transactions_serialise_4_threads_x_50_operations(
     make_player, make_table, seat_at
 ):
     """SQLite has no row locks: BEGIN IMMEDIATE takes the database write lock, so the same
     services are exact there too (a smaller run: the writes are serialised)."""
-    if connection.vendor != "sqlite":
-        pytest.skip("the PostgreSQL run above covers concurrency there")
     _random_operations_in_threads(make_player, make_table, seat_at, 4, 50)
 
 
@@ -314,9 +313,7 @@ def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table)
     def second() -> None:  # finds the escrow, not the uncommitted house
         try:
             assert inserted.wait(10)
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_backend_pid()")
-                second_pid.append(cursor.fetchone()[0])
+            second_pid.append(backend_pid())
             with transaction.atomic():
                 accounts_find([escrow_lookup(table=table),
                                system_lookup(kind=AccountKind.HOUSE, currency=table.currency)],
@@ -329,7 +326,7 @@ def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table)
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for thread in threads:
         thread.start()
-    _until_waiting_on_a_lock(second_pid)  # on the first's insert of the house account
+    until_waiting_on_a_lock(second_pid)  # on the first's insert of the house account
     go.set()
     for thread in threads:
         thread.join()
@@ -337,14 +334,3 @@ def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table)
     assert errors == []
     assert LedgerAccount.objects.filter(kind=AccountKind.HOUSE).count() == 1
 
-
-def _until_waiting_on_a_lock(pid: list[int]) -> None:
-    for _ in range(200):
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
-                           pid[:1] or [0])
-            row = cursor.fetchone()
-        if row and row[0] == "Lock":
-            return
-        time.sleep(0.05)
-    raise AssertionError("the second transaction never waited on the first")

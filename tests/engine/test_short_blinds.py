@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from pokerkit import Automation, NoLimitTexasHoldem
 
 from tables.engine import Structure, TableRules, legal_actions, start_hand
 from tables.engine.scripted import ScriptedHand
@@ -101,12 +102,7 @@ def test_heads_up_button_has_nothing_to_call_against_a_short_big_blind() -> None
 
 # --- pokerkit agrees where the actions are the same -----------------------------------------
 
-pokerkit = pytest.importorskip("pokerkit")
-
-
 def _pokerkit(stacks: list[int], holes: list[str], blinds=(5, 10)):
-    from pokerkit import Automation, NoLimitTexasHoldem
-
     state = NoLimitTexasHoldem.create_state(
         (
             Automation.ANTE_POSTING, Automation.BET_COLLECTION,

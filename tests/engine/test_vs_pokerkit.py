@@ -41,10 +41,7 @@ import warnings
 from dataclasses import dataclass, field
 
 import pytest
-
-pokerkit = pytest.importorskip("pokerkit")
-
-from pokerkit import (  # noqa: E402
+from pokerkit import (
     Automation,
     BettingStructure,
     Deck,
@@ -55,7 +52,7 @@ from pokerkit import (  # noqa: E402
     Street,
 )
 
-from tables.engine import (  # noqa: E402
+from tables.engine import (
     HandState,
     SeatIn,
     Structure,

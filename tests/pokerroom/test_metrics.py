@@ -21,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tables import services
 from tables.engine import legal_actions
 from tables.models import Hand, HandSummary
-from tests.conftest import REPO
+from tests.conftest import METRICS_TOKEN, REPO
 from tests.tables.helpers import live
 from tests.tables.realroom import (  # noqa: F401  (fixtures)
     private_queue_fixture,
@@ -30,7 +30,7 @@ from tests.tables.realroom import (  # noqa: F401  (fixtures)
     wait_until,
 )
 
-TOKEN = "s3cret-scrape-token"
+TOKEN = METRICS_TOKEN  # the one the tests' daphne processes accept (tests/tables/realroom.py)
 
 
 def scrape(client) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -225,11 +225,10 @@ async def test_open_sockets_resyncs_and_snapshots_are_counted(client, make_table
 # Several processes -----------------------------------------------------------------------------
 @pytest.fixture
 def multiprocess_metrics(tmp_path, monkeypatch):
-    """The room's processes (started after this) share a metrics directory and a token."""
+    """The room's processes (started after this) share a metrics directory."""
     directory = tmp_path / "prometheus"
     directory.mkdir()
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(directory))
-    monkeypatch.setenv("METRICS_TOKEN", TOKEN)
     return directory
 
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from tables import services
@@ -58,3 +60,30 @@ def play_out(table_id: int, *, rng: random.Random | None = None, passive: bool =
 
 def as_dict(events: list[dict[str, Any]]) -> list[str]:
     return [e["event"]["type"] for e in events]
+
+
+class Racer(threading.Thread):
+    """`fn()` in a thread of its own, on its own database connection. `outcome()` (once it
+    ended) is what it returned or whatever it raised — a crash is an outcome to assert on,
+    never a silent None."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        super().__init__(daemon=True)
+        self.fn = fn
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        from django.db import connection
+
+        try:
+            self.result = self.fn()
+        except BaseException as error:
+            self.error = error
+        finally:
+            connection.close()
+
+    def outcome(self, timeout: float = 30.0) -> Any:
+        self.join(timeout)
+        assert not self.is_alive(), f"{self.fn} still runs after {timeout} s"
+        return self.error if self.error is not None else self.result

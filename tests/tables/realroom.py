@@ -20,7 +20,7 @@ from django.conf import settings
 
 from pokerroom.processes import daphne_command, stop_process
 from tests.browser.conftest import free_port, wait_for_http
-from tests.conftest import REPO, database_url_for_subprocesses
+from tests.conftest import METRICS_TOKEN, REPO, database_url_for_subprocesses
 
 QUEUE = f"tests-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
@@ -32,6 +32,7 @@ def room_env(**extra: str) -> dict[str, str]:
         "DATABASE_URL": database_url_for_subprocesses(),
         "CELERY_QUEUE": QUEUE,
         "CHANNEL_LAYER_PREFIX": settings.ROOM_CHANNEL_PREFIX,
+        "METRICS_TOKEN": METRICS_TOKEN,  # tests read what the server counted (room_metric)
         **extra,
     }
 

@@ -26,7 +26,7 @@ from tables import services
 from tables.bots import Bot, BotResult, TableTally, bot_accounts, session_cookie, summary_lines
 from tables.management.commands.bots import play
 from tables.models import HandSummary, Seat
-from tests.conftest import REPO
+from tests.conftest import REPO, room_metric
 from tests.tables.realroom import (  # noqa: F401  (fixtures)
     private_queue_fixture,
     room_env,
@@ -50,8 +50,10 @@ def test_six_bots_play_thirty_hands_and_leave_with_the_ledger_balanced(room, mak
                        hand_pause_seconds=0, action_seconds=5, countdown_seconds=5)
     summary = bots_run(room, table, players=6, hands=30, think=0, seed=1, timeout=240)
     assert "errors: none" in summary
-    # like the browser page (tests/browser/test_table_events_browser.py): events are enough
-    assert "snapshot requests: 0," in summary
+    # Like the browser page (tests/browser/test_table_events_browser.py), events are enough:
+    # the server sent each bot one snapshot, when its socket connected, and no other.
+    assert summary.count(" reconnects 0 ") == 6
+    assert room_metric(room, "room_snapshots_total") == 6
     assert HandSummary.objects.filter(table=table).count() >= 30
     assert not Seat.objects.filter(table=table).exists()  # every bot left and was cashed out
     report = ledger_audit()

@@ -186,6 +186,38 @@ async def test_bad_messages_get_errors_and_change_nothing(play_table, make_playe
         await c.close()
 
 
+async def test_a_logged_in_spectator_who_acts_is_refused_and_nothing_changes(
+        play_table, make_player):
+    """Carol is logged in and watches; she is not seated. Her `act` (whatever the version,
+    whoever's turn it is) gets a clear error and moves nothing: no event, no new version."""
+    alice, bob, carol = [await sync_to_async(make_player)(name)
+                         for name in ("alice", "bob", "carol")]
+    players = await seated(play_table, alice, bob)
+    carol_socket = await Client.open(play_table.pk, carol)
+    await start(play_table)
+    for c in [*players, carol_socket]:
+        await c.drain()
+    before = await table_state(play_table)
+    heard = [len(c.frames) for c in players]
+    legal = next(c.my_turn() for c in players if c.my_turn())
+    assert legal["call"]  # what carol sends would be legal for the player to act
+
+    refused = await carol_socket.request(type="act", action="call", version=carol_socket.version,
+                                         ref="carol-1")
+    assert (refused["code"], refused["ref"]) == ("not_in_hand", "carol-1")
+    assert refused["message"] == "You are not in this hand."
+    refused = await carol_socket.request(type="act", action="fold", version=carol_socket.version)
+    assert refused["code"] == "not_in_hand"
+
+    assert await table_state(play_table) == before
+    for c in players:
+        await c.drain()
+    assert [len(c.frames) for c in players] == heard  # the players heard nothing of it
+    assert [f["type"] for f in carol_socket.frames[-2:]] == ["error", "error"]
+    for c in [*players, carol_socket]:
+        await c.close()
+
+
 async def test_rate_limit(play_table):
     watcher = await Client.open(play_table.pk)
     await watcher.drain()

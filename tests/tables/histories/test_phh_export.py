@@ -4,12 +4,11 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from pokerkit import notation
 
 from tables.engine import phh
 from tables.histories import phh_export
 from tests.tables.histories.scripted import heads_up_fold, short_big_blind_side_pot
-
-notation = pytest.importorskip("pokerkit.notation")
 
 
 def pokerkit_stacks(text: str) -> list[int]:

@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 from django.urls import reverse
+from pokerkit import notation
 
 from tables import services
 from tables.engine import HandState, phh
@@ -33,7 +34,6 @@ def test_the_record_rebuilt_from_the_database_replays_to_the_saved_stacks(player
     assert record.names == {1: "alice", 2: "bob"}
     hh = phh.from_hand(record.state, record.events)  # every card known: the full truth
     assert phh.replay(hh).stacks == [p.stack for p in state.players]
-    notation = pytest.importorskip("pokerkit.notation")
     for viewer in (alice.pk, bob.pk, None):
         from tables.histories import phh_export
 

@@ -1,15 +1,20 @@
 """Worked examples of the two commits of one action (tables/services/copies.py): under the
 table lock, and on the process's copy of the table when nothing changed since. Both must give
 the same hand, event for event; the copy must see every change made since it was kept — an
-admin's edit of the table's timer, a timer re-armed, any step at the table."""
+admin's edit of the table's timer, a timer re-armed, any step at the table, one committed while
+the copy's commit waits.
+
+PostgreSQL only: copies exist only there (row versions); on SQLite every action takes the lock,
+and these tests would compare the locked path with itself."""
 from __future__ import annotations
 
 import datetime
 import random
+import threading
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -18,13 +23,13 @@ from cashier.audit import ledger_audit
 from tables import services
 from tables.engine import HandState, legal_actions
 from tables.models import Hand, HandEvent, Seat, TableConfig
-from tests.tables.helpers import live, random_action
+from tables.services.locks import table_lock
+from tests.conftest import backend_pid, until_waiting_on_a_lock
+from tests.tables.helpers import Racer, live, random_action
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-# On PostgreSQL an action committed on the copy is one statement; one under the lock takes
-# more (the lock, the hand read, the write). SQLite has no copies: every action takes the lock.
-COPIES = connection.vendor == "postgresql"
+# An action committed on the copy is one statement; one under the lock takes more (the lock,
+# the hand read, the write).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 TIMES = {"deadline", "countdown_at", "next_hand_at", "hand_id", "recent"}
 
 
@@ -91,9 +96,8 @@ def test_a_mid_hand_action_after_this_processs_own_is_one_statement(two_tables):
     # The hand's first action takes the lock and keeps the copy; the next ones, new streets
     # included, commit on it; the last settles the hand under the lock.
     first, *middle, last = counts
-    assert len(middle) >= 4 and set(middle) == ({1} if COPIES else {first})
-    if COPIES:
-        assert first == 3
+    assert len(middle) >= 4 and set(middle) == {1}
+    assert first == 3
     assert last > max(middle)
 
 
@@ -112,8 +116,8 @@ def test_both_commits_give_the_same_hands_event_for_event(two_tables):
                 assert to_act(locked.pk)[0] == user_id
                 act(locked.pk, user_id, action, amount)
         assert live(locked.pk)[1].finished_at is not None
-    if COPIES:  # most actions were committed on the copy: the comparison is of both commits
-        assert statements.count(1) > len(statements) / 2
+    # most actions were committed on the copy: the comparison is of both commits
+    assert statements.count(1) > len(statements) / 2
     assert events_of(on_copy) == events_of(locked)
     chips = [sorted(Seat.objects.filter(table=t).values_list("player_id", "chips"))
              for t in (on_copy, locked)]
@@ -169,3 +173,70 @@ def test_a_refusal_on_the_copy_is_the_locked_paths_refusal(two_tables):
     assert refused.value.code == "not_your_turn"
     user_id, _state = to_act(table.pk)
     act(table.pk, user_id, "call")  # the table is as it was: the hand goes on
+
+
+def copy_tries(result: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("room_copy_tries_total", {"result": result}) or 0.0
+
+
+@pytest.mark.parametrize("holder_acts", [True, False], ids=["holder-acts", "holder-only-locks"])
+def test_a_copy_commit_waiting_on_a_lock_holder_writes_nothing_and_runs_under_the_lock(
+        two_tables, holder_acts):
+    """Another process's step holds the table lock when this process commits on its copy.
+    The copy's commit waits for it, then finds the table row changed and writes nothing; the
+    action runs under the lock, from the table as the holder left it: refused if the holder
+    took the same turn (another socket of the same player), else applied. Either way the table
+    ends exactly as the other table does after the same two actions, taken one by one."""
+    (on_copy, locked), _seed = two_tables
+    for table in (on_copy, locked):
+        services.hand_start(table_id=table.pk, force=True)
+        user_id, _state = to_act(table.pk)
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            act(table.pk, user_id, "call")  # the copy of `on_copy` is kept
+    ts, _hand, state = live(on_copy.pk)
+    user_id = int(state.players[state.to_act].player_id)
+    action = "check" if legal_actions(state).check else "call"
+    take_turn = {"table_id": on_copy.pk, "user_id": user_id, "action": action,
+                 "expected_version": ts.version}
+    locking, go, copy_pid = threading.Event(), threading.Event(), []
+
+    def holder() -> object:
+        with transaction.atomic():
+            table_lock(on_copy.pk)
+            locking.set()
+            assert go.wait(10)
+            return services.act(**take_turn) if holder_acts else None
+
+    def on_the_copy() -> object:
+        assert locking.wait(10)
+        copy_pid.append(backend_pid())
+        return services.act(**take_turn)
+
+    tries = {result: copy_tries(result) for result in ("committed", "locked")}
+    first, second = Racer(holder), Racer(on_the_copy)
+    first.start()
+    second.start()
+    try:
+        until_waiting_on_a_lock(copy_pid)  # the copy's one statement, on the holder's lock
+    finally:
+        go.set()
+    held, copied = first.outcome(), second.outcome()
+
+    if holder_acts:
+        assert isinstance(held, list) and held
+        assert isinstance(copied, services.TableError) and copied.code == "stale_version"
+    else:
+        assert held is None
+        assert isinstance(copied, list) and copied, copied
+    with override_settings(ROOM_TABLE_COPIES=False):
+        act(locked.pk, user_id, action)
+    assert events_of(on_copy) == events_of(locked)
+    versions = list(HandEvent.objects.filter(table=on_copy).order_by("version")
+                    .values_list("version", flat=True))
+    assert versions == list(range(1, len(versions) + 1))
+    assert live(on_copy.pk)[0].version == versions[-1]
+    assert to_act(on_copy.pk)[0] == to_act(locked.pk)[0] != user_id
+    assert copy_tries("locked") - tries["locked"] == 1  # tried on the copy, then the lock
+    assert copy_tries("committed") == tries["committed"]
