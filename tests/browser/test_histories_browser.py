@@ -107,7 +107,7 @@ def test_my_hands_downloads_pokerstars_text_and_phh(room_url, new_page, two_hand
     assert download.suggested_filename == "my-hands.txt"
     text = Path(download.path()).read_text(encoding="utf-8")
     assert text.count("PokerStars Hand #") == 2
-    assert f"PokerStars Hand #{showdown.pk}: Hold'em No Limit (1/2)" in text
+    assert f"PokerStars Hand #{showdown.pk}:  Hold'em No Limit (1/2)" in text
     assert "Dealt to bob [" in text and "Dealt to alice" not in text
 
     with page.expect_download() as info:
