@@ -14,7 +14,7 @@ from django.db import connection
 
 from tables.engine import fairness
 from tables.engine.fairness import new_key  # tests fix the decks here
-from tables.models import DeckEntropy, Hand, Seat, TableState
+from tables.models import DeckEntropy, DeckReveal, Hand, Seat, TableState
 
 
 @dataclass(frozen=True)
@@ -116,8 +116,6 @@ def _openings(hand: Hand, deals: list[int]) -> list[dict[str, Any]]:
 def deck_reveal(*, hand: Hand, staff: Any, reason: str) -> list[dict[str, Any]]:
     """Every position of a finished hand's deck, for a dispute: recorded (who, when, why)
     before it is shown. Staff only; never for a running hand."""
-    from tables.models import DeckReveal
-
     if not getattr(staff, "is_staff", False):
         raise PermissionError("only staff may reveal a deck")
     if hand.finished_at is None:

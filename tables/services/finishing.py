@@ -9,7 +9,7 @@ from typing import Any
 from cashier.errors import CashierError
 from cashier.services import cash_out, settle_hand
 from pokerroom import metrics
-from tables.engine import HandState
+from tables.engine import HandState, fairness
 from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
 from tables.recent import iso, recent_entry
 from tables.services import waitlist
@@ -31,6 +31,9 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
     hand.finished_at, hand.deadline = now, None
+    legacy = hand.fairness == fairness.LEGACY  # dealt before the private fair deal: as it was,
+    if legacy:  # its seed is published
+        hand.seed = state.seed or ""
     ts.effects.count(metrics.HANDS_FINISHED.inc)
     log.insert(HandSummary(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
@@ -55,7 +58,8 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
             seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
             log.save(seat, ["status", "post_bb", "sat_out_at"])
             log.add(status_event(seat))
-    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at"],
+    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
+                           *(["seed"] if legacy else [])],
               table_fields=[*table_fields, "next_hand_at"])
     schedule_next_hand(ts)
 
