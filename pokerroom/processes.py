@@ -16,9 +16,13 @@ import urllib.request
 WS_MAX_MESSAGE_BYTES = int(os.environ.get("ROOM_WS_MAX_MESSAGE", "16384"))
 
 
-def daphne_command(python: str, *, host: str, port: int) -> list[str]:
-    """daphne serving the room, as the Procfile starts it (tests and benchmarks)."""
+def daphne_command(python: str, *, host: str, port: int,
+                   proxy_headers: bool = False) -> list[str]:
+    """daphne serving the room, as the Procfile starts it (tests and benchmarks). Behind
+    nginx (`proxy_headers`) it takes the client's address and scheme from X-Forwarded-For and
+    X-Forwarded-Proto: only where nothing but the proxy reaches it."""
     return [python, "-m", "pokerroom.serve", "-b", host, "-p", str(port), "-v", "0",
+            *(["--proxy-headers"] if proxy_headers else []),
             "--websocket-max-message-size", str(WS_MAX_MESSAGE_BYTES),
             "--websocket-max-frame-size", str(WS_MAX_MESSAGE_BYTES),
             "pokerroom.asgi:application"]

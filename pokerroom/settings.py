@@ -257,6 +257,11 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
+# Which daphne answered (`X-Room-Server` on HTTP responses, `server` in a table socket's `pong`),
+# so an operator or a test can see where the load balancer routed a request. Not a secret: a
+# short process name (the launcher's web1, web2, ...). Unset: neither is sent.
+ROOM_SERVER_NAME: str = env("ROOM_SERVER_NAME", default="")
+
 # Table broadcasts: Redis pub/sub channels named `<prefix>:<group>`, published after each
 # commit and read once per server process (tables/groups.py, tables/fanout.py). No channel
 # layer: consumers have no channel of their own. Separate rooms (or test runs) sharing one
@@ -309,6 +314,7 @@ WAITLIST_ACTIVE_FIRST: bool = env.bool("WAITLIST_ACTIVE_FIRST", default=True)
 INSTALLED_APPS = [*INSTALLED_APPS, "django_prometheus"]
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "pokerroom.servername.room_server_header",
     *MIDDLEWARE,
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]

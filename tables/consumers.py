@@ -15,6 +15,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from pokerroom import metrics
 from tables import admission, fanout, services
@@ -248,6 +249,13 @@ class LobbyConsumer(RoomConsumer):
 
 
 # Live table -----------------------------------------------------------------------------------
+def pong_frame() -> dict[str, Any]:
+    """The answer to `ping`, naming this daphne when ROOM_SERVER_NAME is set: clients (and the
+    routing test) see which process serves their socket behind a load balancer."""
+    name = settings.ROOM_SERVER_NAME
+    return {"type": "pong", "server": name} if name else {"type": "pong"}
+
+
 def _int_field(content: dict, name: str, *, required: bool = True) -> int | None:
     value = content.get(name)
     if value is None and not required:
@@ -420,7 +428,7 @@ class TableConsumer(RoomConsumer):
     async def handle(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
         if kind == "ping":
-            await self.send_json({"type": "pong"})
+            await self.send_json(pong_frame())
             return
         if kind == "snapshot":
             self.spend(admission.SNAPSHOT_TOKENS - 1)

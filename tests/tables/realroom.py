@@ -89,11 +89,13 @@ def kill_hard(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def start_daphne(port: int, *, wait: bool = True, **env: str) -> subprocess.Popen:
-    """daphne on `port`; with `wait`, returns once it answers (else see `daphne_ready`)."""
+def start_daphne(port: int, *, wait: bool = True, proxy_headers: bool = False,
+                 **env: str) -> subprocess.Popen:
+    """daphne on `port`; with `wait`, returns once it answers (else see `daphne_ready`);
+    `proxy_headers`: behind nginx, as the launcher runs it."""
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
-        daphne_command(sys.executable, host="127.0.0.1", port=port),
+        daphne_command(sys.executable, host="127.0.0.1", port=port, proxy_headers=proxy_headers),
         cwd=REPO, env=room_env(CSRF_TRUSTED_ORIGINS=url, **env),
     )
     if wait:
