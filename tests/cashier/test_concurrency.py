@@ -141,6 +141,11 @@ def _worker(seed: int, run: Run, barrier: threading.Barrier, players: list[Any],
             except CashierError as refusal:
                 with run.lock:
                     run.refusals[refusal.code] += 1
+            finally:
+                # Back to the pool after each operation, as every request and service call
+                # does: held for the whole run, 16 threads on a pool of 10 left six waiting
+                # for whole runs, past the pool's timeout on a loaded machine.
+                connection.close()
     except BaseException as error:  # reported by the test, never swallowed
         run.errors.append(error)
     finally:
