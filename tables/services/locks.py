@@ -14,8 +14,9 @@ takes, on PostgreSQL, and fails on any other order):
    c. the ledger accounts the operation touches, ascending id, in one statement;
    d. pending top-ups.
 3. The table's own rows — its seats (`seats_lock`, ascending id), hands, events, summaries,
-   settlements, chat lines, waiting-list entries, standing top-up orders — locked or written
-   only while their table's row (1) is held. Nobody can wait for one without holding that
+   settlements, chat lines, waiting-list entries, standing top-up orders, deck entropy —
+   locked, updated or deleted only while their table's row (1) is held (new rows may be
+   inserted without it: nobody can be waiting for a row that did not exist). Nobody can wait for one without holding that
    lock, so they are never contended and their place among the cashier's rows (2) does not
    matter; they may come before, between or after them.
 
