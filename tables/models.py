@@ -386,9 +386,7 @@ class HandSummary(models.Model):
 
 
 # Live play ------------------------------------------------------------------------------------
-# Lock order for every tables service (see tables/services/locks.py): the TableState row first,
-# then seats (ascending id), then whatever the cashier locks (idempotency record, ledger
-# accounts ascending, seats, top-ups). Hands and events are only touched under the table lock.
+# The lock order (table row, seats, hands, events...) is stated in tables/services/locks.py only.
 
 
 class TableState(models.Model):

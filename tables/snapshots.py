@@ -1,6 +1,6 @@
 """What one viewer sees of a live table: the snapshot and the missed events (resync).
 
-Read-only; hole cards appear only for the viewer's own seat or once shown (engine `view_for`)."""
+Read-only; hole cards as the engine's one rule allows (`hole_visible`, through `view_for`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -116,13 +116,11 @@ def _seats_of_hand(state: HandState | None) -> dict[str, Any]:
 
 
 def _shown_after(view: dict[str, Any] | None, number: int) -> list[str] | None:
-    """After the hand: cards that were shown (public)."""
+    """After the hand: the cards the viewer may see (the engine's rule, in `view_for`: shown
+    ones, and his own)."""
     if not view or not view["is_over"]:
         return None
-    for s in view["seats"]:
-        if s["seat"] == number and s["shown"]:
-            return s["cards"]
-    return None
+    return next((s["cards"] for s in view["seats"] if s["seat"] == number), None)
 
 
 def events_since(*, table_id: int, last_version: int, user_id: int | None,

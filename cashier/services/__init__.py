@@ -1,14 +1,8 @@
 """Cashier services: every money movement goes through these (keyword-only, typed).
 
-Lock order (all of them; details in `cashier.services.ledger`), so no two can deadlock:
-0. the caller's TableConfig/TableState row, if a tables service calls (the cashier never
-   locks one itself);
-1. the idempotency record, claimed by a unique INSERT;
-2. the one Deposit/Withdrawal row being decided;
-3. every ledger account touched, ascending id, in one SELECT ... FOR NO KEY UPDATE;
-4. seats, ascending id;
-5. pending top-ups.
-SQLite runs transactions IMMEDIATE (serialised), so the same code is safe there.
+Every one takes its locks in the room's one lock order, stated in tables/services/locks.py,
+so no two can deadlock. SQLite runs transactions IMMEDIATE (serialised), so the same code is
+safe there.
 Every refusal is a `CashierError(code, message)` raised before anything is written, or inside
 the transaction that it rolls back: nothing is ever half-applied.
 """

@@ -1,16 +1,9 @@
 """Ledger primitives every cashier service is built from.
 
-Lock order (the whole cashier follows it, so concurrent money movements cannot deadlock):
-
-0. Callers from the tables app may already hold their TableConfig row (tables lock it first);
-   the cashier never locks a TableConfig.
-1. The idempotency record: claimed by a unique INSERT (a concurrent duplicate waits on it).
-2. One cashier request row (Deposit / Withdrawal) when deciding it, `select_for_update`.
-3. Ledger account rows, all those the operation touches, in ascending primary key
-   (`accounts_lock`: one SELECT ... FOR UPDATE ORDER BY id). Accounts are created (if missing)
-   before this step, never after it.
-4. Seat rows, ascending primary key.
-5. PendingTopUp rows.
+Lock order: stated once for the whole room in tables/services/locks.py (and enforced by
+tests/tables/services/test_lock_order.py). Here: ledger accounts are locked by `accounts_lock`,
+all those the operation touches in one SELECT ... FOR NO KEY UPDATE ORDER BY id; accounts are
+created (if missing) before it, never after.
 
 Balances are changed only by `ledger_post`, with F() updates on rows already locked in step 3.
 On SQLite the connection runs transactions IMMEDIATE, so they are serialised and the same code

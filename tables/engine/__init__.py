@@ -24,7 +24,7 @@ from .structures import (
     blind_seats,
     next_button,
 )
-from .view import collected_pots, street_name, view_for
+from .view import collected_pots, hole_visible, street_name, view_for, visible_hole
 
 __all__ = [
     "HandState",
@@ -46,6 +46,7 @@ __all__ = [
     "deal_hole",
     "describe",
     "hand_rank",
+    "hole_visible",
     "legal_actions",
     "new_seed",
     "next_button",
@@ -55,4 +56,5 @@ __all__ = [
     "verify",
     "verify_action",
     "view_for",
+    "visible_hole",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import HandState, describe
+from tables.engine import HandState, describe, visible_hole
 
 # The engine's event types (tables/engine/state.py, flow.py, actions.py) the histories replay.
 ENGINE_EVENTS = frozenset((
@@ -51,13 +51,9 @@ class HandRecord:
         return None
 
     def visible_cards(self, seat: int, viewer_seat: int | None) -> list[str] | None:
-        """A player's hole cards as ``viewer_seat`` may see them: his own, or shown ones."""
-        p = self.state.player(seat)
-        if p.hole is None or None in p.hole:
-            return None
-        if seat == viewer_seat or p.shown:
-            return list(p.hole)  # type: ignore[arg-type]
-        return None
+        """A player's hole cards as ``viewer_seat`` may see them (the engine's one rule,
+        ``visible_hole``: his own, or shown ones)."""
+        return visible_hole(self.state.player(seat), viewer_seat)
 
     def description(self, seat: int) -> str | None:
         """A player's best hand in words on the final board ("a pair of Aces"), once five
@@ -69,13 +65,16 @@ class HandRecord:
         return describe(board + list(p.hole))
 
     def for_viewer(self, user_id: int | None) -> list[dict[str, Any]]:
-        """The events with hole cards only for the viewer's own seat (others: ``None`` cards);
-        mucked hands stay unknown, shown ones are in the ``shown`` events."""
+        """The events as the viewer's own copy of the table's events has them: the deal
+        (``hole_cards``) with cards only for his own seat (others: ``None`` cards; the engine's
+        rule, ``visible_hole``, for the one seat the deal is addressed to); mucked hands stay
+        unknown, shown ones are in the ``shown`` events."""
         mine = self.seat_of(user_id)
         out = []
         for e in self.events:
-            if e["type"] == "hole_cards" and e["seat"] != mine:
-                e = {**e, "cards": [None, None]}
+            if e["type"] == "hole_cards":
+                own = self.visible_cards(e["seat"], mine) if e["seat"] == mine else None
+                e = {**e, "cards": own or [None, None]}
             out.append(e)
         return out
 

@@ -12,7 +12,7 @@ from tables.errors import TableError
 from tables.models import TableState
 from tables.services.copies import NotOnCopy, copy_take
 from tables.services.effects import Effects
-from tables.services.locks import table_lock
+from tables.services.locks import Locked, table_lock
 from tables.services.log import EventLog
 from tables.services.steps import engine_step
 
@@ -41,43 +41,45 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
         if events is not None:
             return events
     with transaction.atomic():
-        ts = table_lock(table_id)
+        held = table_lock(table_id)
+        ts = held.state
         if expected_version is not None and hand_moved_since(ts, expected_version):
             raise TableError("stale_version", f"You acted on version {expected_version}; the "
                              f"hand has moved on (the table is at version {ts.version}).")
-        events = act_locked(ts, user_id=user_id, action=action, amount=amount)
-        if ts.xmin is not None and ts.hand_running:
-            ts.effects.keep(ts)
+        events = act_locked(held, user_id=user_id, action=action, amount=amount)
+        if held.xmin is not None and ts.hand_running:
+            held.effects.keep(held)
         return events
 
 
-def act_on_copy(ts: TableState, *, user_id: int, action: str, amount: int | None,
+def act_on_copy(copy: Locked, *, user_id: int, action: str, amount: int | None,
                 expected_version: int | None) -> list[dict[str, Any]] | None:
     """`act` decided on this process's copy of the table and committed if the table has not
     changed since (copies.py). None when the copy cannot take this action — stale, a refusal
     (the locked path gives it, from the table as it is), a hand's end —: nothing was written,
     and the caller runs the action under the lock."""
+    ts = copy.state
     if not ts.hand_running or (expected_version is not None
                                and hand_moved_since(ts, expected_version)):
         return None
-    ts.effects = Effects(ts.table_id)
+    copy.effects = Effects(ts.table_id)
     try:
-        events = act_locked(ts, user_id=user_id, action=action, amount=amount, on_copy=True)
+        events = act_locked(copy, user_id=user_id, action=action, amount=amount, on_copy=True)
     except (TableError, NotOnCopy):
         metrics.COPY_TRIES.labels("locked").inc()
         return None
-    ts.effects.count(metrics.COPY_TRIES.labels("committed").inc)
-    ts.effects.keep(ts)
-    ts.effects.run()
+    copy.effects.count(metrics.COPY_TRIES.labels("committed").inc)
+    copy.effects.keep(copy)
+    copy.effects.run()
     return events
 
 
-def act_locked(ts: TableState, *, user_id: int, action: str, amount: int | None = None,
+def act_locked(held: Locked, *, user_id: int, action: str, amount: int | None = None,
                on_copy: bool = False) -> list[dict[str, Any]]:
     """`act` once the table row is locked and the version checked. Needs the table lock, or
-    `on_copy`: `ts` is this process's copy, committed by `rows.copy_commit` if still current
+    `on_copy`: `held` is this process's copy, committed by `rows.copy_commit` if still current
     (a hand's end is NotOnCopy: it settles under the lock)."""
-    hand = ts.hand
+    hand = held.hand
     if hand is None or hand.finished_at is not None:
         raise TableError("no_hand", "No hand is running.")
     state = HandState.from_json(hand.state)
@@ -90,8 +92,8 @@ def act_locked(ts: TableState, *, user_id: int, action: str, amount: int | None 
         raise TableError(e.reason, f"Cannot {action}: {e.message}.") from None
     if on_copy and state.is_over:
         raise NotOnCopy("a hand's end settles under the table lock")
-    ts.effects.count(metrics.ACTIONS.labels(action).inc)
-    return engine_step(ts, hand, state, events, EventLog(ts, hand, on_copy=on_copy),
+    held.effects.count(metrics.ACTIONS.labels(action).inc)
+    return engine_step(hand, state, events, EventLog(held, hand, on_copy=on_copy),
                        timezone.now())
 
 

@@ -16,26 +16,30 @@ from cashier.models import AccountKind, LedgerAccount, PendingTopUp, TopUpStatus
 from cashier.services import top_up
 from tables.errors import TableError
 from tables.models import AutoTopUp, AutoTopUpMode, Seat, SeatStatus, TableConfig
+from tables.services.locks import table_lock
 from tables.services.seating import back_in_if_busted
 
 
 def auto_top_up_set(*, table: TableConfig, user_id: int, mode: str,
                     threshold_bb: int = 0) -> AutoTopUp | None:
     """Set (or with mode "off", clear) the player's standing order at `table`.
-    Refusals: `bad_mode`, `bad_threshold` (mode "below" needs 1 to the maximum buy-in in BB)."""
-    if mode == "off":
-        AutoTopUp.objects.filter(table=table, player_id=user_id).delete()
-        return None
-    if mode not in AutoTopUpMode.values:
+    Refusals: `bad_mode`, `bad_threshold` (mode "below" needs 1 to the maximum buy-in in BB).
+    Locks: the table row (a table's orders change under its lock, like its seats: locks.py)."""
+    if mode not in (*AutoTopUpMode.values, "off"):
         raise TableError("bad_mode", "Choose off, to the maximum, or below a number of big blinds.")
     if mode == AutoTopUpMode.BELOW and not 1 <= threshold_bb <= table.max_buy_in_bb:
         raise TableError("bad_threshold", "Give a number of big blinds from 1 to "
                                           f"{table.max_buy_in_bb} (the maximum buy-in).")
     if mode == AutoTopUpMode.TO_MAX:
         threshold_bb = 0
-    order, _ = AutoTopUp.objects.update_or_create(
-        table=table, player_id=user_id, defaults={"mode": mode, "threshold_bb": threshold_bb})
-    return order
+    with transaction.atomic():
+        table_lock(table.pk)
+        if mode == "off":
+            AutoTopUp.objects.filter(table=table, player_id=user_id).delete()
+            return None
+        order, _ = AutoTopUp.objects.update_or_create(
+            table=table, player_id=user_id, defaults={"mode": mode, "threshold_bb": threshold_bb})
+        return order
 
 
 def _wanted(order: AutoTopUp, table: TableConfig, on_table: int) -> int:

@@ -77,8 +77,8 @@ def chat_say(*, table_id: int, user_id: int, text: str) -> ChatMessage:
         raise TableError("chat_too_long", f"A chat line is at most {CHAT_MAX_LENGTH} characters "
                          f"(this one has {len(clean)}).")
     with transaction.atomic():
-        ts = table_lock(table_id)
-        now = timezone.now()
+        held = table_lock(table_id)
+        ts, now = held.state, timezone.now()
         if not ts.table.is_active:
             raise TableError("table_closed", "This table is closed.")
         seated = Seat.objects.filter(table_id=table_id, player_id=user_id).exists()
@@ -97,7 +97,7 @@ def chat_say(*, table_id: int, user_id: int, text: str) -> ChatMessage:
                              f"in {CHAT_RATE_SECONDS} seconds.")
         message = ChatMessage.objects.create(table_id=table_id, author_id=user_id, text=clean)
         message = ChatMessage.objects.select_related("author").get(pk=message.pk)
-        log = EventLog(ts)
+        log = EventLog(held)
         log.add({"type": "chat", **chat_line(message)})
         log.flush()
         return message
@@ -112,13 +112,11 @@ def chat_hide(*, message_id: int, by_user_id: int) -> bool:
     if table_id is None:
         raise TableError("no_message", f"There is no chat line {message_id}.")
     with transaction.atomic():
-        ts = table_lock(table_id)
-        message = ChatMessage.objects.get(pk=message_id)  # chat rows change under the lock only
+        log = EventLog(table_lock(table_id))
+        message = log.track(ChatMessage.objects.get(pk=message_id))  # changed under the lock only
         if message.hidden:
             return False
         message.hidden, message.hidden_by_id, message.hidden_at = True, by_user_id, timezone.now()
-        message.save(update_fields=["hidden", "hidden_by", "hidden_at"])
-        log = EventLog(ts)
         log.add({"type": "chat_hidden", "id": message.pk})
         log.flush()
         return True

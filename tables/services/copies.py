@@ -6,7 +6,8 @@ An action goes through the same pipeline either way (acting.py: `act_locked` dec
 step reads the table row, its config and the hand, and commits in a transaction. On a copy —
 the same rows as this process's last mid-hand commit at the table left them — the step reads
 nothing and commits with `rows.copy_commit`: one statement that writes only if the table row
-and the config still have the row versions (PostgreSQL's `xmin`) the copy was made at.
+and the config still have the row versions (PostgreSQL's `xmin`), and the table row the table
+version, the copy was made at (`locks.Locked`).
 
 Why that check covers everything an action depends on: every step at a table takes the table
 lock first (locks.py), and on PostgreSQL that lock is itself a write of the table row
@@ -16,15 +17,24 @@ admin without the table lock, so its own row version is checked too. A stale cop
 nothing; the action then runs under the lock as if there had been no copy.
 
 Only PostgreSQL has row versions (on SQLite every action takes the lock), and only a mid-hand
-action commits on a copy: a hand's end settles through the cashier, under the lock."""
+action commits on a copy: a hand's end settles through the cashier, under the lock.
+
+The preconditions are code, each with its test (tests/tables/services/test_copies.py): no copy
+inside a transaction (`copy_take`; `rows.copy_commit` refuses one too), none once its hand's
+turn deadline has passed, the table's version checked with the row versions, and only the
+table row, the hand and the events written (`EventLog`, else NotOnCopy)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
+from django.utils import timezone
 
-from tables.models import TableState
+if TYPE_CHECKING:
+    from tables.services.locks import Locked
 
-_copies: dict[int, TableState] = {}
+_copies: dict[int, Locked] = {}
 
 
 class NotOnCopy(Exception):
@@ -36,13 +46,25 @@ def copies_used() -> bool:
     return settings.ROOM_TABLE_COPIES and connection.vendor == "postgresql"
 
 
-def copy_take(table_id: int) -> TableState | None:
-    """This process's copy of the table, if any, for one step: it is this caller's until it
-    keeps it again (two threads never decide on the same objects)."""
-    return _copies.pop(table_id, None) if copies_used() else None
+def copy_take(table_id: int) -> Locked | None:
+    """This process's copy of the table, if any and usable, for one step: it is this caller's
+    until it keeps it again (two threads never decide on the same objects). Not inside a
+    transaction (an outer `atomic()`): a copy's commit is its own transaction, and its events
+    are published at once, so they could be rolled back after clients got them. Not once its
+    hand's turn deadline has passed: that turn is the timeout task's to settle, under the lock
+    (the copy is dropped)."""
+    if not copies_used() or not transaction.get_autocommit():
+        return None
+    copy = _copies.pop(table_id, None)
+    if copy is None:
+        return None
+    hand = copy.hand
+    if hand is not None and hand.deadline is not None and hand.deadline <= timezone.now():
+        return None
+    return copy
 
 
-def copy_keep(state: TableState) -> None:
-    """Keep the table (with its `table` and `hand`) as its step committed it; called after
-    the commit (effects.py)."""
-    _copies[state.table_id] = state
+def copy_keep(copy: Locked) -> None:
+    """Keep the table (with its `table` and `hand`, row versions and table version) as its
+    step committed it; called after the commit (effects.py)."""
+    _copies[copy.state.table_id] = copy

@@ -12,7 +12,8 @@ from tables.engine import HandState, TimeoutPolicy, apply_action
 from tables.models import Hand, Seat, SeatStatus, TimeoutAllIn
 from tables.recent import iso
 from tables.services.locks import table_lock
-from tables.services.log import EventLog, status_event
+from tables.services.log import EventLog
+from tables.services.sitout import seat_sit_out
 from tables.services.steps import engine_step
 from tables.services.timebank import bank_start
 from tables.services.turns import TIMER_SLACK, countdown_at, owners_of, timer_arm, timer_armed
@@ -36,40 +37,40 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
             timer_armed(peek, now + TIMER_SLACK) and not _due(peek, version, now)):
         return False  # over, or a later queued task covers the turn: no lock needed
     with transaction.atomic():
-        ts = table_lock(peek.table_id)
-        hand = ts.hand
+        held = table_lock(peek.table_id)
+        hand = held.hand
         now = timezone.now()
         if hand is None or hand.pk != hand_id or hand.finished_at is not None:
             return False
         if not _due(hand, version, now):
             # A task due within TIMER_SLACK is taken to be this one (a task may run a moment
             # early): queue the next for the current deadline.
-            if timer_arm(ts, hand, now + TIMER_SLACK):
-                hand.save(update_fields=["timer_at"])
+            if timer_arm(held, hand, now + TIMER_SLACK):
+                EventLog(held, hand).flush()  # the timer's field, no event
             return False
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
         if seat is None:
             return False
-        if bank_start(ts, hand, seat, now):
+        if bank_start(held, hand, seat, now):
             return False
         player_id = owners_of(state)[seat]
         metrics.TIMER_LATENESS.observe((now - hand.deadline).total_seconds())
-        ts.effects.count(metrics.ACTIONS.labels("timeout").inc)
+        held.effects.count(metrics.ACTIONS.labels("timeout").inc)
         allow = True
         if state.rules.timeout_policy is TimeoutPolicy.SEEDS:
             midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
             used = TimeoutAllIn.objects.filter(player_id=player_id, created_at__gte=midnight).count()
-            allow = used < ts.table.timeout_allin_daily_cap
+            allow = used < held.table.timeout_allin_daily_cap
         events = apply_action(state, seat, "timeout", None, allow_timeout_allin=allow)
         if any(e.get("action") == "timeout_allin" for e in events):
             TimeoutAllIn.objects.create(player_id=player_id, hand=hand)
-        log = EventLog(ts, hand)
+        log = EventLog(held, hand)
         log.add_engine(events[:1], owners_of(state))  # what the server did for him, then
-        absent = _sit_out_absent(seat_id=hand.seat_ids[str(seat)], now=now)  # his status
+        absent = _sit_out_absent(log, seat_id=hand.seat_ids[str(seat)], now=now)  # his status
         if absent is not None:
             log.add(absent)
-        engine_step(ts, hand, state, events[1:], log, now)  # the hand goes on (or ends)
+        engine_step(hand, state, events[1:], log, now)  # the hand goes on (or ends)
         return True
 
 
@@ -77,17 +78,15 @@ def _due(hand: Hand, version: int, now: datetime.datetime) -> bool:
     return hand.version == version and hand.deadline is not None and hand.deadline <= now
 
 
-def _sit_out_absent(*, seat_id: int, now: datetime.datetime) -> dict[str, Any] | None:
-    """A player the server had to act for sits out from the next hand on (he plays this one to
-    its end as it stands), exactly as if he had sent `sit_out`: blinds he misses are owed,
-    `sit_in` brings him back, the table's sit-out limit removes him. Returns the `status`
-    event, or None when he already sits out or leaves after this hand. Needs the table lock."""
+def _sit_out_absent(log: EventLog, *, seat_id: int, now: datetime.datetime
+                    ) -> dict[str, Any] | None:
+    """A player the server had to act for sits out from the next hand on, exactly as if he had
+    sent `sit_out` (`seat_sit_out`). Returns the `status` event, or None when he already sits
+    out or leaves after this hand. Needs the table lock."""
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None or seat.status == SeatStatus.SITTING_OUT or seat.leave_after_hand:
         return None
-    seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
-    seat.save(update_fields=["status", "post_bb", "sat_out_at"])
-    return status_event(seat)
+    return seat_sit_out(log.track(seat), now)
 
 
 def hand_reconnect_bonus(*, table_id: int, user_id: int,
@@ -100,8 +99,8 @@ def hand_reconnect_bonus(*, table_id: int, user_id: int,
     if dropped_at is None:
         return False
     with transaction.atomic():
-        ts = table_lock(table_id)
-        hand, now = ts.hand, timezone.now()
+        held = table_lock(table_id)
+        hand, now = held.hand, timezone.now()
         if (hand is None or hand.finished_at is not None or hand.bonus_used
                 or hand.deadline is None or hand.deadline <= now
                 or hand.turn_started_at is None or dropped_at < hand.turn_started_at):
@@ -110,11 +109,11 @@ def hand_reconnect_bonus(*, table_id: int, user_id: int,
         seat = state.to_act_seat
         if seat is None or owners_of(state)[seat] != user_id:
             return False
-        table = ts.table
+        table = held.table
         hand.deadline += datetime.timedelta(seconds=table.countdown_seconds)
         hand.bonus_used = True
-        log = EventLog(ts, hand)
+        log = EventLog(held, hand)
         log.add({"type": "deadline_extended", "seat": seat, "deadline": iso(hand.deadline),
                  "countdown_at": iso(countdown_at(hand, table)), "reason": "reconnect"})
-        log.flush(hand_fields=["deadline", "bonus_used"])  # the armed timer re-arms
+        log.flush()  # the armed timer re-arms
         return True

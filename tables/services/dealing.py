@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import connection
 
-from tables.engine import fairness
+from tables.engine import HandState, fairness, hole_visible
 from tables.engine.fairness import new_key  # tests fix the decks here
 from tables.models import DeckEntropy, DeckReveal, Hand, Seat, TableState
 
@@ -86,24 +86,24 @@ def public_proof(hand: Hand) -> dict[str, Any]:
     keep their published seed."""
     if hand.fairness == fairness.LEGACY:
         return {"scheme": fairness.LEGACY, "commitment": hand.commitment, "seed": hand.seed}
-    state = hand.state
-    players = state["players"]
-    n = len(players)
-    deals = fairness.board_deals(n, len(state.get("board") or []))
-    for i, p in enumerate(players):
-        if p.get("shown"):
+    state = HandState.from_json(hand.state)
+    n = len(state.players)
+    deals = fairness.board_deals(n, len(state.board))
+    for i, p in enumerate(state.players):
+        if hole_visible(p, None):  # the one rule: shown hands
             deals += fairness.hole_deals(n, i)
     return {"scheme": fairness.SCHEME, "root": hand.commitment, "entropy": hand.entropy,
             "openings": _openings(hand, deals)}
 
 
 def own_openings(hand: Hand, seat: int | None) -> list[dict[str, Any]]:
-    """The openings of `seat`'s own hole cards: for that player's eyes only."""
+    """The openings of `seat`'s own hole cards (the one rule, `hole_visible`, lets him see
+    them): for that player's eyes only."""
     if seat is None or hand.fairness != fairness.SCHEME:
         return []
-    players = hand.state["players"]
+    players = HandState.from_json(hand.state).players
     for i, p in enumerate(players):
-        if p["seat"] == seat and p.get("hole"):
+        if p.seat == seat and hole_visible(p, seat):
             return _openings(hand, fairness.hole_deals(len(players), i))
     return []
 

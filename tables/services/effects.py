@@ -1,7 +1,7 @@
 """What a table step does after its transaction commits, in one explicit order.
 
 Every service takes the table lock first (`locks.table_lock`), which gives the step an
-`Effects` and registers its one commit hook. The step records what must follow — events to
+`Effects` (in its `Locked`) and registers its one commit hook. The step records what must follow — events to
 broadcast, a turn timer to queue, the next hand to time — and after the commit `run` does
 them in this order, whatever order the step recorded them in:
 
@@ -23,13 +23,15 @@ import datetime
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerroom import metrics
 from tables import timers
 from tables.groups import events_broadcast
-from tables.models import TableState
 from tables.services.copies import copy_keep
+
+if TYPE_CHECKING:
+    from tables.services.locks import Locked
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ class Effects:
     timeout: tuple[int, int, datetime.datetime] | None = None  # hand id, version, deadline
     next_hand_at: datetime.datetime | None = None
     counts: list[Callable[[], None]] = field(default_factory=list)  # metrics to move
-    copy: TableState | None = None  # the table as committed, for the process's next action
+    copy: Locked | None = None  # the table as committed, for the process's next action
 
     def broadcast(self, items: list[dict[str, Any]]) -> None:
         self.items.extend(items)
@@ -55,8 +57,8 @@ class Effects:
     def count(self, metric: Callable[[], None]) -> None:
         self.counts.append(metric)
 
-    def keep(self, state: TableState) -> None:
-        self.copy = state
+    def keep(self, copy: Locked) -> None:
+        self.copy = copy
 
     def run(self) -> None:
         steps: list[tuple[str, Callable[[], None]]] = []

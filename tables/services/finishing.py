@@ -3,8 +3,7 @@ state, record its summary, free leavers, sit out the busted, time the next hand.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cashier.errors import CashierError
 from cashier.services import cash_out, settle_hand
@@ -13,15 +12,19 @@ from tables.engine import HandState, fairness
 from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
 from tables.recent import iso, recent_entry
 from tables.services import waitlist
-from tables.services.log import EventLog, status_event
+from tables.services.log import EventLog
 from tables.services.rows import table_seats
+from tables.services.sitout import seat_sit_out
+
+if TYPE_CHECKING:
+    from tables.services.effects import Effects
 
 
-def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
-                now: datetime.datetime, *, table_fields: Sequence[str] = ()) -> None:
+def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datetime) -> None:
     """Settle the finished hand: stacks and rake through the cashier, a HandSummary for the
     lobby, `hand_end` completed (its line in the recent hands), `stacks`, leavers cashed out,
     the busted sat out, the next hand timed. Needs the table lock."""
+    ts, effects = log.state, log.held.effects
     table = ts.table
     result = state.result or {}
     deltas = {hand.seat_ids[str(p.seat)]: p.stack - p.start_stack for p in state.players}
@@ -31,16 +34,15 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
     hand.finished_at, hand.deadline = now, None
-    legacy = hand.fairness == fairness.LEGACY  # dealt before the private fair deal: as it was,
-    if legacy:  # its seed is published
-        hand.seed = state.seed or ""
-    ts.effects.count(metrics.HANDS_FINISHED.inc)
+    if hand.fairness == fairness.LEGACY:  # dealt before the private fair deal: as it was,
+        hand.seed = state.seed or ""  # its seed is published
+    effects.count(metrics.HANDS_FINISHED.inc)
     log.insert(HandSummary(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
         players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,
     ))
     ts.next_hand_at = now + datetime.timedelta(seconds=table.hand_pause_seconds)
-    seats = table_seats(table.pk)
+    seats = [log.track(seat) for seat in table_seats(table.pk)]
     end = log.last("hand_end")  # the engine's hand_end is last: complete it
     if end is not None:
         names = {s.number: s.player.table_name for s in seats
@@ -55,13 +57,9 @@ def hand_finish(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     for seat in seats:  # out of chips and nothing coming: sit out (a top-up brings him back)
         if (seat.pk in busted and not seat.leave_after_hand and not seat.pending
                 and seat.status != SeatStatus.SITTING_OUT):
-            seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, now
-            log.save(seat, ["status", "post_bb", "sat_out_at"])
-            log.add(status_event(seat))
-    log.flush(hand_fields=["state", "version", "deadline", "players_saw_flop", "finished_at",
-                           *(["seed"] if legacy else [])],
-              table_fields=[*table_fields, "next_hand_at"])
-    schedule_next_hand(ts)
+            log.add(seat_sit_out(seat, now))
+    log.flush()
+    schedule_next_hand(ts, effects)
 
 
 def seat_remove(*, seat: Seat, key: str) -> dict[str, Any]:
@@ -73,7 +71,7 @@ def seat_remove(*, seat: Seat, key: str) -> dict[str, Any]:
     return {"type": "seat_left", "seat": number, "player_id": player_id, "cashed_out": out.amount}
 
 
-def schedule_next_hand(ts: TableState) -> None:
+def schedule_next_hand(ts: TableState, effects: Effects) -> None:
     """After the commit, deal the next hand at `next_hand_at` (if set)."""
     if ts.next_hand_at is not None:
-        ts.effects.next_hand(ts.next_hand_at)
+        effects.next_hand(ts.next_hand_at)

@@ -1,37 +1,87 @@
-"""The lock every tables service takes first.
+"""The lock order of the whole room, stated here and nowhere else, and the only functions that
+take a table's locks (`table_lock`, `seats_lock`).
 
-Lock order (all tables services, so they cannot deadlock with each other or the cashier):
+Lock order — every transaction that takes more than one of these takes them in this order, so
+no two can deadlock (tests/tables/services/test_lock_order.py records the locks every service
+takes, on PostgreSQL, and fails on any other order):
 
-1. the TableState row ("the table row") — `table_lock`, always first, one per service;
-2. then the cashier's own order when money moves (idempotency record, ledger accounts in
-   ascending id, seats in ascending id, pending top-ups; see cashier/services/ledger.py);
-3. seats, hands and events of that table, which are only ever written under lock 1, so their
-   own row locks are never contended.
+1. The table row: `TableState` (`table_lock`), first, and one table per transaction. The
+   `TableConfig` row is never locked: it is read with the table row, and the admin edits it
+   without any lock (a copy of the table checks its row version: copies.py).
+2. The cashier's rows, in this order:
+   a. the idempotency record, claimed by a unique INSERT;
+   b. the one cashier request row being decided (Deposit / Withdrawal);
+   c. the ledger accounts the operation touches, ascending id, in one statement;
+   d. pending top-ups.
+3. The table's own rows — its seats (`seats_lock`, ascending id), hands, events, summaries,
+   settlements, chat lines, waiting-list entries, standing top-up orders, deck entropy —
+   locked, updated or deleted only while their table's row (1) is held (new rows may be
+   inserted without it: nobody can be waiting for a row that did not exist). Nobody can wait for one without holding that
+   lock, so they are never contended and their place among the cashier's rows (2) does not
+   matter; they may come before, between or after them.
 
-Cashier operations that touch seats (buy-in, top-up, cash-out, settlement) are only called by
-these services, i.e. under lock 1. On SQLite transactions are IMMEDIATE (serialised), so the
-same code is safe without row locks.
+Presence rows (presence.py) are locked on their own, never with any of the above. On SQLite
+transactions are IMMEDIATE (serialised): the same code is safe without row locks.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from tables.errors import TableError
-from tables.models import TableConfig, TableState
+from tables.models import Hand, Seat, TableConfig, TableState
 from tables.services.effects import Effects
-from tables.services.rows import table_row_lock
+from tables.services.rows import table_row_lock, table_seats
+from tables.services.tracking import Tracker
 
 
-def table_lock(table_id: int) -> TableState:
-    """Lock and return the table's runtime row (with `table` and `hand` loaded, the hand as it
-    is under the lock), creating it on first use, with `effects`: what the step does after it
-    commits (effects.py). Call inside `transaction.atomic()`."""
-    state = table_row_lock(table_id)
-    if state is None:
+@dataclass(eq=False)
+class Locked:
+    """The table as one step holds it: its runtime row (`state`, with `table` and `hand`
+    loaded), what the step does after its commit (`effects`), the rows it has read
+    (`rows`: the event log writes what changed of them), and what a copy of the table checks
+    before it commits (copies.py): the row versions of the table row and its config
+    (PostgreSQL; None on SQLite) and the table's version, as locked or as last committed."""
+
+    state: TableState
+    effects: Effects
+    xmin: int | None = None
+    config_xmin: int | None = None
+    version: int = 0
+    rows: Tracker = field(default_factory=Tracker)
+
+    @property
+    def table(self) -> TableConfig:
+        return self.state.table
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.state.hand
+
+
+def table_lock(table_id: int) -> Locked:
+    """Lock the table's runtime row (order step 1), creating it on first use, and return it
+    with its config and its hand as they are under the lock, the rows tracked, and the step's
+    `Effects`, run after the commit (effects.py). Call inside `transaction.atomic()`."""
+    locked = table_row_lock(table_id)
+    if locked is None:
         if not TableConfig.objects.filter(pk=table_id).exists():
             raise TableError("no_table", f"There is no table {table_id}.")
         TableState.objects.get_or_create(table_id=table_id)
-        state = table_row_lock(table_id)
-    state.effects = Effects(table_id)
-    transaction.on_commit(state.effects.run)
-    return state
+        locked = table_row_lock(table_id)
+    state, xmin, config_xmin = locked
+    held = Locked(state=state, effects=Effects(table_id), xmin=xmin, config_xmin=config_xmin,
+                  version=state.version)
+    held.rows.track(state)
+    if state.hand is not None:
+        held.rows.track(state.hand)
+    transaction.on_commit(held.effects.run)
+    return held
+
+
+def seats_lock(held: Locked) -> list[Seat]:
+    """Lock the seats of the table `held` (order step 3: needs its table lock) and return them
+    in id order, tracked, with what `rows.table_seats` adds (player, pending top-ups, standing
+    order)."""
+    return [held.rows.track(seat) for seat in table_seats(held.state.table_id, lock=True)]

@@ -1,13 +1,12 @@
 """Recording table events: the next per-table versions, HandEvent rows, broadcast on commit."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db.models import Model
 
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
-from tables.models import Hand, Seat, TableState
+from tables.models import Hand, Seat
 from tables.services.copies import NotOnCopy
 from tables.services.rows import (
     Statement,
@@ -18,6 +17,11 @@ from tables.services.rows import (
     update_statement,
 )
 
+if TYPE_CHECKING:
+    from tables.services.locks import Locked
+
+M = TypeVar("M", bound=Model)
+
 
 def status_event(seat: Seat) -> dict[str, Any]:
     """The `status` event of a seat as it stands (sit out/in, blinds owed, post/wait BB)."""
@@ -26,21 +30,37 @@ def status_event(seat: Seat) -> dict[str, Any]:
 
 
 class EventLog:
-    """Collects one service call's events; `flush` numbers, stores them and hands them to the
-    step's effects (broadcast after the commit)."""
+    """Collects one service call's events; `flush` numbers and stores them, writes what the
+    step changed of the rows it read (tracking.py: no step lists the fields it changed) and
+    hands the events to the step's effects (broadcast after the commit)."""
 
-    def __init__(self, state: TableState, hand: Hand | None = None, *,
+    def __init__(self, held: Locked, hand: Hand | None = None, *,
                  on_copy: bool = False) -> None:
-        self.state = state
-        self.hand = hand
+        self.held = held
+        self.state = held.state
         self.on_copy = on_copy  # committed by `rows.copy_commit` (copies.py), or NotOnCopy
         self.items: list[Recorded] = []
-        # Other rows the step changes, written with the events: one UPDATE per row (fields
-        # merged: PostgreSQL applies only one of two changes to a row in one statement), and
-        # new rows.
-        self.saves: dict[tuple[type[Model], Any], tuple[Model, dict[str, Any]]] = {}
+        self._hand: Hand | None = None
+        self.hand = hand
+        # New rows and other services' writes, sent with the events.
         self.inserts: list[Model] = []
         self.writes: list[Statement] = []  # other services' writes (the cashier's)
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand the events belong to (None: table events); its changes are written."""
+        return self._hand
+
+    @hand.setter
+    def hand(self, hand: Hand | None) -> None:
+        self._hand = hand
+        if hand is not None:
+            self.held.rows.track(hand)
+
+    def track(self, obj: M) -> M:
+        """Write what the step changes of `obj` (a row it read) with the events (`flush`).
+        Returns `obj`."""
+        return self.held.rows.track(obj)
 
     def add(self, event: dict[str, Any], *, owner: int | None = None) -> dict[str, Any]:
         """Record `event`, redacted (tables/events.py): fields only `owner` (a user id) may
@@ -54,20 +74,13 @@ class EventLog:
         for e in events:
             self.add(e, owner=owners.get(e["to_seat"]) if e.get("to_seat") is not None else None)
 
-    def save(self, obj: Model, names: Sequence[str]) -> None:
-        """Write `names` of `obj` with the events (`flush`); a later save of the same row
-        adds its fields (with their values as they are now)."""
-        _first, values = self.saves.setdefault((type(obj), obj.pk), (obj, {}))
-        for name in names:
-            values[name] = getattr(obj, obj._meta.get_field(name).attname)
-
     def insert(self, obj: Model) -> None:
         """Insert `obj` (a new row nobody reads back the id of) with the events (`flush`)."""
         self.inserts.append(obj)
 
     def write(self, statement: Statement) -> None:
         """Send `statement` (a write nobody reads the result of, on rows this log does not
-        `save`) with the events (`flush`)."""
+        track) with the events (`flush`)."""
         self.writes.append(statement)
 
     def last(self, kind: str) -> dict[str, Any] | None:
@@ -75,16 +88,15 @@ class EventLog:
         return self.items[-1].public if self.items and self.items[-1].public["type"] == kind \
             else None
 
-    def flush(self, *, hand_fields: Sequence[str] = (),
-              table_fields: Sequence[str] = ()) -> list[dict[str, Any]]:
+    def flush(self) -> list[dict[str, Any]]:
         """Store the events under the table's next versions (moving `version`, and
-        `hand_moved_version` for events of the hand), save `hand_fields` / `table_fields` (and
-        the `save`s and `insert`s queued) in the same round trip, and hand the events to the step's
-        effects. Needs the table lock, or a copy of the table (`on_copy`)."""
+        `hand_moved_version` for events of the hand), write every change of a tracked row (the
+        table row, the hand, seats) and the queued inserts and writes in the same round trip,
+        and hand the events to the step's effects. Needs the table lock, or a copy of the
+        table (`on_copy`)."""
         state = self.state
         rows, sent = [], []
         hand_id = self.hand.pk if self.hand is not None else None
-        moved = state.hand_moved_version
         for item in self.items:
             state.version += 1
             event = item.public
@@ -96,39 +108,42 @@ class EventLog:
             sent.append({"version": state.version, "event": event,
                          "private_for": item.private_for, "private": item.private})
         self.items = []
-        changed = ["version"] if rows else []
-        if state.hand_moved_version != moved:
-            changed.append("hand_moved_version")
-        commit = self._copy_commit if self.on_copy else self._write
-        commit(rows, [*changed, *table_fields], hand_fields)
-        state.effects.broadcast(sent)
+        (self._copy_commit if self.on_copy else self._write)(rows)
+        self.held.version = state.version
+        self.held.rows.written()
+        self.held.effects.broadcast(sent)
         return sent
 
-    def _write(self, rows: list[dict[str, Any]], table_fields: list[str],
-               hand_fields: Sequence[str]) -> None:
-        """Write the events, the hand's and the table row's fields, the queued saves and
-        inserts: one round trip (`statements_run`). Needs the table lock."""
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        """Write the inserts, the tracked rows' changes, the cashier's writes, the hand, the
+        events and the table row: one round trip (`statements_run`). Needs the table lock."""
+        tracked = self.held.rows
         statements = [insert_statement(obj) for obj in self.inserts]
-        for obj, values in self.saves.values():
-            for name, value in values.items():
-                setattr(obj, obj._meta.get_field(name).attname, value)
-            statements.append(update_statement(obj, list(values)))
+        statements += [update_statement(obj, names) for obj, names
+                       in tracked.changes(besides=(self.state, self.hand))]
         statements += self.writes
-        self.saves, self.inserts, self.writes = {}, [], []
-        if hand_fields:
-            statements.append(update_statement(self.hand, hand_fields))
+        self.inserts, self.writes = [], []
+        hand_names = tracked.changed(self.hand) if self.hand is not None else []
+        if hand_names:
+            statements.append(update_statement(self.hand, hand_names))
         if rows:
             statements.append(events_insert_statement(rows))
-        if table_fields:
-            statements.append(update_statement(self.state, table_fields))
+        table_names = tracked.changed(self.state)
+        if table_names:
+            statements.append(update_statement(self.state, table_names))
         statements_run(statements)
 
-    def _copy_commit(self, rows: list[dict[str, Any]], table_fields: list[str],
-                     hand_fields: Sequence[str]) -> None:
+    def _copy_commit(self, rows: list[dict[str, Any]]) -> None:
         """Commit on the copy: the table row, the hand and the events, and nothing else."""
-        if self.saves or self.inserts or self.writes or not rows or not hand_fields:
+        held, tracked = self.held, self.held.rows
+        hand_names = tracked.changed(self.hand) if self.hand is not None else []
+        if (self.inserts or self.writes or not rows or not hand_names
+                or tracked.changes(besides=(self.state, self.hand))):
             raise NotOnCopy("only a step that writes the hand and its events commits on a copy")
-        xmin = copy_commit(self.state, table_fields, self.hand, hand_fields, rows)
+        if held.xmin is None or held.config_xmin is None:
+            raise NotOnCopy("no row versions: a copy exists only on PostgreSQL")
+        xmin = copy_commit(self.state, tracked.changed(self.state), self.hand, hand_names, rows,
+                           xmin=held.xmin, config_xmin=held.config_xmin, version=held.version)
         if xmin is None:
             raise NotOnCopy("the table changed since this process's copy")
-        self.state.xmin = xmin
+        held.xmin = xmin

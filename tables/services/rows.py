@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
@@ -92,15 +92,16 @@ def _instance(conn: BaseDatabaseWrapper, model: type[Model], row: Sequence[Any])
     return model.from_db(conn.alias, meta.attnames, values)
 
 
-def table_row_lock(table_id: int) -> TableState | None:
-    """The table's runtime row with its config and current hand loaded, locked, or None if it
-    does not exist.
+def table_row_lock(table_id: int) -> tuple[TableState, int | None, int | None] | None:
+    """The table's runtime row with its config and current hand loaded, locked, and the row
+    versions of the table row and the config; None if the row does not exist. Called only by
+    locks.py (the one place that takes table locks).
 
     On PostgreSQL the lock is a write (`UPDATE ... SET version = version`), so every step that
-    takes it gives the table row a new row version (`xmin`, kept as `state.xmin`, with the
-    config's as `state.table.xmin`): a commit on a process's copy of the table (copies.py)
-    checks those two and so sees every step committed since, whatever it wrote. On SQLite the
-    IMMEDIATE transaction already holds the write lock and there are no copies.
+    takes it gives the table row a new row version (`xmin`, returned with the config's): a
+    commit on a process's copy of the table (copies.py) checks those two and so sees every
+    step committed since, whatever it wrote. On SQLite the IMMEDIATE transaction already holds
+    the write lock, there are no copies and no row versions (None).
 
     The hand is read by a second statement, once the lock is held: joined into the locking
     query, it could come back as it was before the transaction we waited for changed it
@@ -137,13 +138,13 @@ def table_row_lock(table_id: int) -> TableState | None:
         config_width = len(_table(conn, TableConfig).fields)
         state = _instance(conn, TableState, row[:width])
         state.table = _instance(conn, TableConfig, row[width:width + config_width])
-        state.xmin, state.table.xmin = row[-2:] if versioned else (None, None)
+        xmin, config_xmin = row[-2:] if versioned else (None, None)
         hand_row = None
         if state.hand_id is not None:
             cursor.execute(_sql(conn, "hand_get", build_hand), [state.hand_id])
             hand_row = cursor.fetchone()
     state.hand = _instance(conn, Hand, hand_row) if hand_row is not None else None
-    return state
+    return state, xmin, config_xmin
 
 
 def seat_find(table_id: int, player_id: int) -> Seat | None:
@@ -241,22 +242,34 @@ def statements_run(statements: Sequence[Statement]) -> None:
             cursor.execute(sql, params)
 
 
+class CommitInTransaction(RuntimeError):
+    """A copy's commit asked for inside a transaction (an outer `atomic()`)."""
+
+
 def copy_commit(state: TableState, table_names: Sequence[str], hand: Hand,
-                hand_names: Sequence[str], events: list[dict[str, Any]]) -> int | None:
+                hand_names: Sequence[str], events: list[dict[str, Any]], *,
+                xmin: int, config_xmin: int, version: int) -> int | None:
     """Write a step decided on a process's copy of the table (copies.py) if, and only if, the
-    table row and its config still have the row versions the copy was made at (`state.xmin`,
-    `state.table.xmin`): the table row's `table_names`, the hand's `hand_names` and the new
-    `events` (as for `events_insert_statement`), in one statement, which PostgreSQL runs as its
-    own transaction (the caller is in autocommit).
+    table row still has the row version `xmin` and the table version `version`, and its config
+    the row version `config_xmin`, that the copy was made at: the table row's `table_names`,
+    the hand's `hand_names` and the new `events` (as for `events_insert_statement`), in one
+    statement, which PostgreSQL runs as its own transaction.
+
+    Refused (CommitInTransaction) inside a transaction: the statement would not be committed
+    when the caller publishes the step's events (effects.py), so clients would be sent events
+    a rollback could still undo.
 
     The table row is updated first: every other step locks it first (`table_row_lock`), so
     this waits for one in progress and, once it has committed, finds a new row version and
     writes nothing. The hand and the events are written only if the table row was: all or
-    nothing. Returns the table row's new version, or None when the copy was stale."""
+    nothing. Returns the table row's new row version, or None when the copy was stale."""
+    if not transaction.get_autocommit():
+        raise CommitInTransaction("a copy's commit is its own transaction: not inside atomic()")
     conn = _conn()
     ts, tc = _table(conn, TableState), _table(conn, TableConfig)
     table_sql, table_params = update_statement(state, table_names)
-    table_sql += (f" AND {XMIN.format(ts.name)} = %s AND EXISTS (SELECT 1 FROM {tc.name} "
+    table_sql += (f" AND {XMIN.format(ts.name)} = %s AND {ts.columns['version'][0]} = %s "
+                  f"AND EXISTS (SELECT 1 FROM {tc.name} "
                   f"WHERE {tc.name}.{tc.columns['id'][0]} = %s AND {XMIN.format(tc.name)} = %s) "
                   f"RETURNING {XMIN.format(ts.name)} AS xmin")
     hand_sql, hand_params = update_statement(hand, hand_names)
@@ -265,7 +278,7 @@ def copy_commit(state: TableState, table_names: Sequence[str], hand: Hand,
     sql = (f"WITH t AS ({table_sql}), h AS ({hand_sql} AND EXISTS (SELECT 1 FROM t)), "
            f"e AS ({events_sql}) SELECT xmin FROM t")
     with conn.cursor() as cursor:
-        cursor.execute(sql, [*table_params, state.xmin, state.table_id, state.table.xmin,
+        cursor.execute(sql, [*table_params, xmin, version, state.table_id, config_xmin,
                              *hand_params, *events_params])
         row = cursor.fetchone()
     return row[0] if row is not None else None

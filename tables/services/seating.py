@@ -16,9 +16,10 @@ from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
 from tables.services.dealing import deck_commit_next
 from tables.services.finishing import schedule_next_hand, seat_remove
-from tables.services.locks import table_lock
+from tables.services.locks import Locked, table_lock
 from tables.services.log import EventLog, status_event
 from tables.services.rows import seat_find
+from tables.services.sitout import seat_sit_out
 from tables.services.timebank import bank_seated
 from tables.services.waitlist import seat_claim
 
@@ -63,9 +64,10 @@ def _game_running(ts: TableState, *, besides: int | None = None) -> bool:
     return able.count() >= 2
 
 
-def next_hand_maybe(ts: TableState) -> None:
+def next_hand_maybe(held: Locked) -> None:
     """Between hands, with two or more players who could be dealt in and no start queued yet:
     time the next hand after the table's pause. Needs the table lock."""
+    ts = held.state
     if ts.hand_running or ts.next_hand_at is not None:
         return
     ready = (
@@ -76,8 +78,8 @@ def next_hand_maybe(ts: TableState) -> None:
     if ready < 2:
         return
     ts.next_hand_at = timezone.now() + datetime.timedelta(seconds=ts.table.hand_pause_seconds)
-    ts.save(update_fields=["next_hand_at"])
-    schedule_next_hand(ts)
+    EventLog(held).flush()  # the table row's `next_hand_at`, no event
+    schedule_next_hand(ts, held.effects)
 
 
 def seat_take(*, table_id: int, user: Any, number: int, amount: int,
@@ -90,10 +92,10 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
     Refusals: `bad_seat`, `seat_taken`, `already_seated`, `table_closed` and the cashier's codes.
     Locks: the table row, then the cashier's (idempotency, accounts, seat)."""
     with transaction.atomic():
-        ts = table_lock(table_id)
+        held = table_lock(table_id)
 
         def apply() -> dict[str, Any]:
-            return {"seat_id": _seat_take(ts, user=user, number=number, amount=amount,
+            return {"seat_id": _seat_take(held, user=user, number=number, amount=amount,
                                           idempotency_key=idempotency_key).pk}
 
         done = _once(key=idempotency_key, operation="seat_take", apply=apply,
@@ -104,9 +106,9 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
         return seat
 
 
-def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
+def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
                idempotency_key: str) -> Seat:
-    table = ts.table
+    ts, table = held.state, held.table
     if not table.is_active:
         raise TableError("table_closed", "This table is closed.")
     if not isinstance(number, int) or not 1 <= number <= table.max_seats:
@@ -129,19 +131,17 @@ def _seat_take(ts: TableState, *, user: Any, number: int, amount: int,
         buy_in(seat=seat, amount=amount, idempotency_key=f"{idempotency_key}:buy_in")
     except CashierError as e:
         raise TableError(e.code, e.message) from None
-    log = EventLog(ts)
+    log = EventLog(held)
     taken_event = {"type": "seat_taken", "seat": number, "player_id": user.pk,
                    "name": user.table_name, "stack": seat.chips, "status": seat.status}
-    table_fields = []
     if not ts.next_commitment:  # the table's first deck, committed before anyone contributes
         deck_commit_next(ts)
         taken_event["next_commitment"] = ts.next_commitment
-        table_fields = ["next_deck_key", "next_commitment"]
     log.add(taken_event)
     if bank is not None:
         log.add(bank)
-    log.flush(table_fields=table_fields)
-    next_hand_maybe(ts)
+    log.flush()
+    next_hand_maybe(held)
     return seat
 
 
@@ -151,22 +151,21 @@ def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
     `idempotency_key`: a resend returns the first answer and changes nothing.
     Locks: the table row, then the cashier's (idempotency, accounts, seat, top-ups)."""
     with transaction.atomic():
-        ts = table_lock(table_id)
+        held = table_lock(table_id)
 
         def apply() -> dict[str, Any]:
-            return {"left_now": _seat_leave(ts, user_id=user_id, key=idempotency_key)}
+            return {"left_now": _seat_leave(held, user_id=user_id, key=idempotency_key)}
 
         return _once(key=idempotency_key, operation="seat_leave", apply=apply,
                      params={"table": table_id, "user": user_id})["left_now"]
 
 
-def _seat_leave(ts: TableState, *, user_id: int, key: str) -> bool:
-    seat = _seat_of(ts, user_id)
-    log = EventLog(ts)
-    if _in_running_hand(ts, seat):
+def _seat_leave(held: Locked, *, user_id: int, key: str) -> bool:
+    log = EventLog(held)
+    seat = log.track(_seat_of(held.state, user_id))
+    if _in_running_hand(held.state, seat):
         if not seat.leave_after_hand:
             seat.leave_after_hand = True
-            seat.save(update_fields=["leave_after_hand"])
             log.add({"type": "leaving", "seat": seat.number})
             log.flush()
         return False
@@ -179,15 +178,16 @@ def _seat_leave(ts: TableState, *, user_id: int, key: str) -> bool:
 
 
 def _status_set(table_id: int, user_id: int, change: Any) -> Seat:
+    """Change the player's seat (`change` refuses or sets its fields) and record its `status`
+    event. Locks: the table row."""
     with transaction.atomic():
-        ts = table_lock(table_id)
-        seat = _seat_of(ts, user_id)
+        held = table_lock(table_id)
+        log = EventLog(held)
+        seat = log.track(_seat_of(held.state, user_id))
         change(seat)
-        seat.save(update_fields=["status", "post_bb", "sat_out_at"])
-        log = EventLog(ts)
         log.add(status_event(seat))
         log.flush()
-        next_hand_maybe(ts)
+        next_hand_maybe(held)
         return seat
 
 
@@ -196,7 +196,7 @@ def sit_out(*, table_id: int, user_id: int) -> Seat:
     def change(seat: Seat) -> None:
         if seat.status == SeatStatus.SITTING_OUT:
             raise TableError("already_sitting_out", "You are already sitting out.")
-        seat.status, seat.post_bb, seat.sat_out_at = SeatStatus.SITTING_OUT, False, timezone.now()
+        seat_sit_out(seat, timezone.now())
     return _status_set(table_id, user_id, change)
 
 
@@ -237,29 +237,29 @@ def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: st
     first answer and changes nothing.
     Refusals: the cashier's codes. Locks: the table row, then the cashier's."""
     with transaction.atomic():
-        ts = table_lock(table_id)
+        held = table_lock(table_id)
 
         def apply() -> dict[str, Any]:
-            return {"amount": _seat_top_up(ts, user_id=user_id, amount=amount)}
+            return {"amount": _seat_top_up(held, user_id=user_id, amount=amount)}
 
         return _once(key=idempotency_key, operation="seat_top_up", apply=apply,
                      params={"table": table_id, "user": user_id, "amount": amount})["amount"]
 
 
-def _seat_top_up(ts: TableState, *, user_id: int, amount: int) -> int:
-    seat = _seat_of(ts, user_id)
-    seat.table = ts.table  # read under the table lock: the cashier need not read it again
+def _seat_top_up(held: Locked, *, user_id: int, amount: int) -> int:
+    seat = _seat_of(held.state, user_id)
+    seat.table = held.table  # read under the table lock: the cashier need not read it again
     try:
         row = top_up_claimed(seat=seat, amount=amount)  # claimed by `_once`
     except CashierError as e:
         raise TableError(e.code, e.message) from None
-    log = EventLog(ts)
+    log = EventLog(held)
     log.add({"type": "top_up", "seat": seat.number, "amount": row.amount, "pending": True})
     back = back_in_if_busted(seat)
     if back is not None:
         log.add(back)
     log.flush()
-    next_hand_maybe(ts)
+    next_hand_maybe(held)
     return row.amount
 
 

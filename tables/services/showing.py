@@ -22,12 +22,13 @@ def seat_always_show(*, table_id: int, user_id: int, on: bool) -> Seat:
     running keeps the choice it was dealt with). Private: nothing is broadcast.
     Locks: the table row."""
     with transaction.atomic():
-        ts = table_lock(table_id)
-        seat = seat_find(ts.pk, user_id)
+        held = table_lock(table_id)
+        log = EventLog(held)
+        seat = seat_find(held.state.pk, user_id)
         if seat is None:
             raise TableError("not_seated", "You are not seated at this table.")
-        seat.always_show = on
-        seat.save(update_fields=["always_show"])
+        log.track(seat).always_show = on
+        log.flush()  # no event: his choice is his own
         return seat
 
 
@@ -39,13 +40,13 @@ def hand_show(*, table_id: int, user_id: int) -> list[dict[str, Any]]:
     Refusals: `no_hand`, `not_at_showdown` (a hand runs), `not_in_hand`, `already_shown`,
     `too_late`. Locks: the table row."""
     with transaction.atomic():
-        ts = table_lock(table_id)
-        hand = ts.hand
+        held = table_lock(table_id)
+        ts, hand = held.state, held.hand
         if hand is None:
             raise TableError("no_hand", "There is no hand to show.")
         state = HandState.from_json(hand.state)
         if hand.finished_at is None and not state.rules.auto_showdown:
-            return act_locked(ts, user_id=user_id, action="show")
+            return act_locked(held, user_id=user_id, action="show")
         if hand.finished_at is None:
             raise TableError("not_at_showdown", "Cards can be shown after the hand, until the "
                              "next one starts.")
@@ -61,7 +62,7 @@ def hand_show(*, table_id: int, user_id: int) -> list[dict[str, Any]]:
         if len(state.board) == 5:
             event["description"] = describe(state.board + player.hole)
         hand.state = state.to_json()
-        log = EventLog(ts, hand)
+        log = EventLog(held, hand)
         log.add(event)
-        log.flush(hand_fields=["state"])
+        log.flush()
         return [event]

@@ -10,9 +10,8 @@ from tables.engine import SeatIn, blind_seats, next_button, start_hand
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
-from tables.services.locks import table_lock
+from tables.services.locks import seats_lock, table_lock
 from tables.services.log import EventLog, status_event
-from tables.services.rows import table_seats
 from tables.services.steps import engine_step
 from tables.services.timebank import bank_count
 
@@ -58,32 +57,29 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     its events and the table row are written together (`EventLog.flush`).
     Locks: the table row, then the seats (standing orders take the cashier's in between)."""
     with transaction.atomic():
-        ts = table_lock(table_id)
-        table = ts.table
+        held = table_lock(table_id)
+        ts, table = held.state, held.table
         now = timezone.now()
         if ts.hand_running or not table.is_active:
             return None
         if not force and ts.next_hand_at is not None and ts.next_hand_at > now:
             return None
-        log = EventLog(ts)
-        seats = table_seats(table.pk, lock=True)
+        log = EventLog(held)
+        seats = seats_lock(held)
         if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
             for event in auto_top_ups_request(table=table):
                 log.add(event)
-            seats = table_seats(table.pk, lock=True)
+            seats = seats_lock(held)
         chips = {s.pk: s.chips for s in seats}
         applied = top_ups_join(table=table, seats=seats)
         if applied is not None:
             log.write(applied)
-        grown = [s for s in seats if s.chips != chips[s.pk]]
-        for s in grown:
-            log.save(s, ["chips"])
-        if grown:
+        if any(s.chips != chips[s.pk] for s in seats):
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)
         if picked is None:
             ts.next_hand_at = None
-            log.flush(table_fields=["next_hand_at"])
+            log.flush()
             return None
         button, dealt = picked
         deal = deck_deal(ts, seats)
@@ -98,7 +94,7 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             seat_ids={str(s.number): s.pk for s in dealt}, commitment=deal.root,
             deck_key=deal.key, entropy=deal.entropy,
         )
-        ts.effects.count(metrics.HANDS_STARTED.inc)
+        held.effects.count(metrics.HANDS_STARTED.inc)
         dealt_numbers = [s.number for s in dealt]
         owing = []
         for s in seats:
@@ -109,14 +105,9 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             elif s.status == SeatStatus.SITTING_OUT and s.number in blind_seats(
                     button, sorted([*dealt_numbers, s.number])):
                 s.missed_blinds = True
-            if (s.post_bb, s.missed_blinds, s.status) != before:
-                log.save(s, ["post_bb", "missed_blinds", "status"])
-                if s not in dealt:
-                    owing.append(s)
-        bank_fields, banks = bank_count(table, dealt)  # a time bank's hand count and refill
-        if bank_fields:
-            for s in dealt:
-                log.save(s, bank_fields)
+            if (s.post_bb, s.missed_blinds, s.status) != before and s not in dealt:
+                owing.append(s)
+        banks = bank_count(table, dealt)  # a time bank's hand count and refill
         ts.button_seat, ts.hand, ts.hands_dealt, ts.next_hand_at = button, hand, hand.number, None
         log.hand = hand
         names = {s.number: s.player.table_name for s in dealt}
@@ -132,7 +123,5 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             log.add(status_event(s))
         if banks is not None:
             log.add(banks)
-        engine_step(ts, hand, state, rest, log, now,
-                    table_fields=["button_seat", "hand", "hands_dealt", "next_hand_at",
-                                  "next_deck_key", "next_commitment"])
+        engine_step(hand, state, rest, log, now)
         return hand

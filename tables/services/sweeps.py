@@ -79,13 +79,14 @@ def sit_outs_expire(*, table_id: int, now: datetime.datetime | None = None) -> i
     Locks: the table row, then the cashier's."""
     now = now or timezone.now()
     with transaction.atomic():
-        ts = table_lock(table_id)
+        held = table_lock(table_id)
+        ts = held.state
         limit = datetime.timedelta(minutes=ts.table.sit_out_limit_minutes)
         in_hand = set(ts.hand.seat_ids.values()) if ts.hand_running else set()
         seats = (Seat.objects.filter(table_id=table_id, status=SeatStatus.SITTING_OUT,
                                      sat_out_at__lte=now - limit)
                  .exclude(pk__in=in_hand).order_by("pk"))
-        log = EventLog(ts)
+        log = EventLog(held)
         removed = 0
         for seat in seats:
             try:

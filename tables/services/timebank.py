@@ -18,22 +18,23 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tables.models import Hand, Seat, TableConfig, TableState
+from tables.models import Hand, Seat, TableConfig
 from tables.recent import iso
 from tables.services.log import EventLog
 from tables.services.turns import countdown_at, timer_arm
 
-BANK_FIELDS = ["bank_seat", "bank_started_at", "bank_seconds"]
+if TYPE_CHECKING:
+    from tables.services.locks import Locked
 
 
-def bank_start(ts: TableState, hand: Hand, seat: int, now: datetime.datetime) -> bool:
+def bank_start(held: Locked, hand: Hand, seat: int, now: datetime.datetime) -> bool:
     """The turn's deadline has passed: if the table has a time bank and `seat` (the player to
     act) has seconds in his, and it does not run yet this turn, run it: the deadline moves to
     `now` + the bank, a `time_bank` event, the timer re-armed. True when it did (then the
     timeout rule does not apply yet). Needs the table lock."""
-    table = ts.table
+    table = held.table
     if not table.time_bank_on or hand.bank_seat is not None:
         return False
     seat_id = hand.seat_ids.get(str(seat))
@@ -42,11 +43,11 @@ def bank_start(ts: TableState, hand: Hand, seat: int, now: datetime.datetime) ->
         return False
     hand.bank_seat, hand.bank_started_at, hand.bank_seconds = seat, now, bank
     hand.deadline = now + datetime.timedelta(seconds=bank)
-    log = EventLog(ts, hand)
+    log = EventLog(held, hand)
     log.add({"type": "time_bank", "seat": seat, "deadline": iso(hand.deadline),
              "countdown_at": iso(countdown_at(hand, table)), "seconds": bank})
-    timer_arm(ts, hand, now)
-    log.flush(hand_fields=["deadline", "timer_at", *BANK_FIELDS])
+    timer_arm(held, hand, now)
+    log.flush()
     return True
 
 
@@ -54,26 +55,26 @@ def bank_stop(hand: Hand, log: EventLog, now: datetime.datetime) -> None:
     """The turn whose time bank runs is over (he acted, or the bank ran out and the server
     acts for him): his bank keeps what he did not use, whole seconds used rounded up (a
     `time_banks` event; the seat's row is written with the step's other writes). Clears the
-    hand's mark (the caller saves `BANK_FIELDS`). Nothing when no bank runs. Needs the table
-    lock."""
+    hand's mark. Nothing when no bank runs (an ordinary action reads and writes no seat).
+    Needs the table lock."""
     if hand.bank_seat is None:
         return
     used = math.ceil(max((now - hand.bank_started_at).total_seconds(), 0.0))
     left = max(hand.bank_seconds - used, 0)
-    seat = Seat(pk=hand.seat_ids[str(hand.bank_seat)], time_bank=left)
-    log.save(seat, ["time_bank"])
+    seat = log.track(Seat.from_db(None, ["id"], [hand.seat_ids[str(hand.bank_seat)]]))
+    seat.time_bank = left  # its only field the log has seen set: the one written
     log.add({"type": "time_banks", "banks": {str(hand.bank_seat): left}, "reason": "used"})
     hand.bank_seat, hand.bank_started_at, hand.bank_seconds = None, None, 0
 
 
-def bank_count(table: TableConfig, dealt: Sequence[Seat]) -> tuple[list[str], dict[str, Any] | None]:
+def bank_count(table: TableConfig, dealt: Sequence[Seat]) -> dict[str, Any] | None:
     """A hand starts: each seat dealt in counts it, and every `time_bank_refill_hands` hands
     his bank gets `time_bank_refill_seconds` more, up to the cap. Changes the seats in memory
-    and returns the fields the caller saves (none when the table refills nothing) and the
-    `time_banks` event of the banks that changed (None when none did). Needs the table lock."""
+    (the caller's log writes them) and returns the `time_banks` event of the banks that
+    changed (None when none did). Needs the table lock."""
     every, more = table.time_bank_refill_hands, table.time_bank_refill_seconds
     if not table.time_bank_on or not every or not more:
-        return [], None
+        return None
     changed: dict[str, int] = {}
     for s in dealt:
         s.time_bank_hands += 1
@@ -83,8 +84,7 @@ def bank_count(table: TableConfig, dealt: Sequence[Seat]) -> tuple[list[str], di
         bank = max(min(s.time_bank + more, table.time_bank_cap_seconds), s.time_bank)
         if bank != s.time_bank:
             s.time_bank = changed[str(s.number)] = bank
-    event = {"type": "time_banks", "banks": changed, "reason": "refill"} if changed else None
-    return ["time_bank", "time_bank_hands"], event
+    return {"type": "time_banks", "banks": changed, "reason": "refill"} if changed else None
 
 
 def bank_seated(seat: Seat, table: TableConfig) -> dict[str, Any] | None:

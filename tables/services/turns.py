@@ -3,11 +3,15 @@ keeps queued."""
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING
 
 from tables.engine import HandState, legal_actions, street_name
-from tables.models import Hand, TableConfig, TableState
+from tables.models import Hand, TableConfig
 from tables.recent import iso
 from tables.services.log import EventLog
+
+if TYPE_CHECKING:
+    from tables.services.locks import Locked
 
 TIMER_SLACK = datetime.timedelta(seconds=1)
 
@@ -27,15 +31,14 @@ def countdown_at(hand: Hand, table: TableConfig) -> datetime.datetime | None:
     return hand.deadline - datetime.timedelta(seconds=table.countdown_seconds)
 
 
-def turn_next(ts: TableState, hand: Hand, state: HandState, log: EventLog,
-              now: datetime.datetime) -> None:
+def turn_next(hand: Hand, state: HandState, log: EventLog, now: datetime.datetime) -> None:
     """The next turn of a running hand: its deadline, the `turn` event (the legal actions in
     the acting player's copy) and, if needed, a timeout task queued after the commit."""
     seat = state.to_act_seat
     if seat is None:  # the engine always names someone until the hand is over
         hand.deadline = None
         return
-    table = ts.table
+    table = log.held.table
     hand.deadline = now + datetime.timedelta(
         seconds=table.action_seconds + table.countdown_seconds)
     hand.bonus_used, hand.turn_started_at = False, now
@@ -43,7 +46,7 @@ def turn_next(ts: TableState, hand: Hand, state: HandState, log: EventLog,
     log.add({"type": "turn", "seat": seat, "street": street_name(state),
              "deadline": iso(hand.deadline), "countdown_at": iso(countdown_at(hand, table)),
              "legal": la.to_json() if la else None}, owner=owners_of(state)[seat])
-    timer_arm(ts, hand, now)
+    timer_arm(log.held, hand, now)
 
 
 def timer_armed(hand: Hand, now: datetime.datetime) -> bool:
@@ -52,7 +55,7 @@ def timer_armed(hand: Hand, now: datetime.datetime) -> bool:
             and now < hand.timer_at <= hand.deadline)
 
 
-def timer_arm(ts: TableState, hand: Hand, now: datetime.datetime) -> bool:
+def timer_arm(held: Locked, hand: Hand, now: datetime.datetime) -> bool:
     """Make sure a timeout task fires by the turn's deadline: when none will, set `timer_at`
     (the caller saves it) and queue one after the commit. True when it did.
 
@@ -63,5 +66,5 @@ def timer_arm(ts: TableState, hand: Hand, now: datetime.datetime) -> bool:
     if hand.deadline is None or timer_armed(hand, now):
         return False
     hand.timer_at = hand.deadline
-    ts.effects.timeout_queue(hand_id=hand.pk, version=hand.version, deadline=hand.deadline)
+    held.effects.timeout_queue(hand_id=hand.pk, version=hand.version, deadline=hand.deadline)
     return True

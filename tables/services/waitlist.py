@@ -172,8 +172,7 @@ def offers_refresh_now(*, table_id: int, now: datetime.datetime | None = None
                        ) -> list[WaitingListEntry]:
     """`offers_refresh` in its own transaction. Locks: the table row."""
     with transaction.atomic():
-        ts = table_lock(table_id)
-        return offers_refresh(table=ts.table, now=now)
+        return offers_refresh(table=table_lock(table_id).table, now=now)
 
 
 def seat_opened(*, table_id: int) -> None:

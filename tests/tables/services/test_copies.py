@@ -18,11 +18,13 @@ from django.db import connection, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from cashier.audit import ledger_audit
 from tables import services
 from tables.engine import HandState, legal_actions
 from tables.models import Hand, HandEvent, Seat, TableConfig
+from tables.services import copies, rows
 from tables.services.locks import table_lock
 from tests.conftest import backend_pid, until_waiting_on_a_lock
 from tests.tables.helpers import Racer, live, random_action
@@ -240,3 +242,71 @@ def test_a_copy_commit_waiting_on_a_lock_holder_writes_nothing_and_runs_under_th
     assert to_act(on_copy.pk)[0] == to_act(locked.pk)[0] != user_id
     assert copy_tries("locked") - tries["locked"] == 1  # tried on the copy, then the lock
     assert copy_tries("committed") == tries["committed"]
+
+
+# Preconditions (copies.py): each is code, each is tried here -------------------------------
+def kept(table: TableConfig) -> Any:
+    """A hand started and its first action taken under the lock: the process keeps its copy."""
+    services.hand_start(table_id=table.pk, force=True)
+    user_id, _state = to_act(table.pk)
+    assert act(table.pk, user_id, "call") == 3
+    return copies._copies[table.pk]
+
+
+def next_turn(table: TableConfig) -> tuple[int, str]:
+    user_id, state = to_act(table.pk)
+    return user_id, "check" if legal_actions(state).check else "call"
+
+
+def test_inside_an_outer_transaction_the_copy_is_not_used_and_nothing_is_sent_before_the_commit(
+        two_tables, monkeypatch):
+    (table, _other), _seed = two_tables
+    kept(table)
+    sent: list[list[dict]] = []
+    monkeypatch.setattr("tables.services.effects.events_broadcast",
+                        lambda *, table_id, items: sent.append(items))
+    user_id, action = next_turn(table)
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            services.act(table_id=table.pk, user_id=user_id, action=action)
+        assert sent == []  # a rollback here would undo what clients had been sent
+        assert len(queries) > 1  # the lock, not the copy's one statement
+    assert len(sent) == 1 and sent[0][0]["event"]["type"] == "action"
+    assert next_turn(table)[0] != user_id
+
+
+def test_a_copys_commit_refuses_to_run_inside_a_transaction(two_tables):
+    (table, _other), _seed = two_tables
+    copy = kept(table)
+    with transaction.atomic(), pytest.raises(rows.CommitInTransaction):
+        rows.copy_commit(copy.state, ["version"], copy.hand, ["version"], [],
+                         xmin=copy.xmin, config_xmin=copy.config_xmin, version=copy.version)
+
+
+def test_a_copy_at_another_table_version_writes_nothing(two_tables):
+    """The table's version is checked with the row versions: a copy whose version is not the
+    table row's (a row version reused after wraparound, a copy gone wrong) runs the action
+    under the lock."""
+    (table, _other), _seed = two_tables
+    copy = kept(table)
+    copy.version -= 1
+    user_id, action = next_turn(table)
+    assert act(table.pk, user_id, action) > 1  # the copy's statement wrote nothing: the lock
+    versions = list(HandEvent.objects.filter(table=table).order_by("version")
+                    .values_list("version", flat=True))
+    assert versions == list(range(1, len(versions) + 1))
+    assert next_turn(table)[0] != user_id
+
+
+def test_a_copy_expires_with_its_hands_turn_deadline(two_tables):
+    """Once the turn's deadline has passed the turn is the timeout task's: an action still
+    racing it goes through the lock, never the copy (whose hand is as the copy saw it)."""
+    (table, _other), _seed = two_tables
+    copy = kept(table)
+    past = timezone.now() - datetime.timedelta(seconds=1)
+    Hand.objects.filter(pk=copy.hand.pk).update(deadline=past)  # time went by: nothing else
+    copy.hand.deadline = past
+    user_id, action = next_turn(table)
+    assert act(table.pk, user_id, action) > 1
+    assert table.pk in copies._copies  # kept again, from the locked step, with its new turn
+    assert copies._copies[table.pk].hand.deadline > timezone.now()

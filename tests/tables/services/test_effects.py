@@ -1,5 +1,6 @@
-"""After a step commits: broadcast, turn timer, next hand, metrics — in that order, whatever
-order the step recorded them in. A failing one is logged and counted, and the rest still run
+"""After a step commits: broadcast, the process's copy of the table, turn timer, next hand,
+metrics — in that order, whatever order the step recorded them in (the copy after the
+broadcast: the next step on it must not be published before this one). A failing one is logged and counted, and the rest still run
 (the step is committed: raising would only lose the effects after it).
 
 The effects record their calls; nothing is asserted inside them, where `Effects.run` would
@@ -14,6 +15,7 @@ from prometheus_client import REGISTRY
 
 from tables.models import TableState
 from tables.services import effects
+from tables.services.locks import Locked
 
 
 def failures(effect: str) -> float:
@@ -26,7 +28,7 @@ def done(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
     calls: list[tuple[str, dict]] = []
     monkeypatch.setattr(effects, "events_broadcast", lambda **kw: calls.append(("broadcast", kw)))
     monkeypatch.setattr(effects, "copy_keep",
-                        lambda state: calls.append(("copy", {"state": state})))
+                        lambda copy: calls.append(("copy", {"copy": copy})))
     monkeypatch.setattr(effects.timers, "timeout_schedule",
                         lambda **kw: calls.append(("timer", kw)))
     monkeypatch.setattr(effects.timers, "hand_start_schedule",
@@ -41,7 +43,7 @@ def test_effects_run_in_their_fixed_order(done):
     step.count(lambda: done.append(("metric", {})))  # recorded first ...
     step.next_hand(now)
     step.timeout_queue(hand_id=1, version=3, deadline=now)
-    table = TableState(table_id=7, version=1)
+    table = Locked(state=TableState(table_id=7, version=1), effects=step)
     step.keep(table)
     step.broadcast(items)
 
@@ -49,7 +51,7 @@ def test_effects_run_in_their_fixed_order(done):
 
     assert done == [  # ... run last
         ("broadcast", {"table_id": 7, "items": items}),
-        ("copy", {"state": table}),
+        ("copy", {"copy": table}),
         ("timer", {"hand_id": 1, "version": 3, "deadline": now}),
         ("next", {"table_id": 7, "at": now}),
         ("metric", {}),

@@ -1,32 +1,100 @@
-"""EventLog's deferred writes: rows a step changes are written with its events, one UPDATE per
-row however many parts of the step changed it (PostgreSQL applies only one of two changes to
-the same row within one statement)."""
+"""EventLog's deferred writes: what a step changed of the rows it read is written with its
+events — the fields it changed and no others, one UPDATE per row however many parts of the
+step changed it (PostgreSQL applies only one of two changes to the same row within one
+statement) — without the step naming a field (tables/services/tracking.py)."""
 from __future__ import annotations
 
-import pytest
-from django.db import transaction
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from tables.models import HandSummary, Seat, SeatStatus
+import pytest
+from django.db import connection, transaction
+
+from tables.models import HandSummary, Seat, SeatStatus, TableState
 from tables.services.locks import table_lock
 from tables.services.log import EventLog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@contextmanager
+def updates() -> Iterator[list[str]]:
+    """The UPDATE statements sent (PostgreSQL joins them into one: counted by SET clauses)."""
+    sent: list[str] = []
+
+    def counted(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
+        sent.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(counted):
+        yield sent
+
+
 def test_two_changes_of_one_seat_are_both_written(play_table, make_player, sit):
     seat = sit(play_table, make_player("ann"), 1)
     with transaction.atomic():
-        ts = table_lock(play_table.pk)
-        log = EventLog(ts)
-        bank = Seat(pk=seat.pk, time_bank=17)  # the time bank's copy of the row
-        log.save(bank, ["time_bank"])
-        seat.status = SeatStatus.SITTING_OUT  # the busted player's copy
-        log.save(seat, ["status"])
-        log.insert(HandSummary(table=play_table, finished_at=ts.table.created_at, pot=10,
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        # the time bank's view of the row: its id only, its bank set since
+        bank = log.track(Seat.from_db(None, ["id"], [seat.pk]))
+        bank.time_bank = 17
+        busted = log.track(Seat.objects.get(pk=seat.pk))  # the busted player's copy
+        busted.status = SeatStatus.SITTING_OUT
+        log.insert(HandSummary(table=play_table, finished_at=held.table.created_at, pot=10,
                                players_dealt=2, players_saw_flop=0))
         log.add({"type": "status", "seat": 1, "status": "sitting_out", "post_bb": False,
                  "missed_blinds": False})
-        log.flush()
+        with updates() as sent:
+            log.flush()
     fresh = Seat.objects.get(pk=seat.pk)
     assert (fresh.time_bank, fresh.status) == (17, SeatStatus.SITTING_OUT)
     assert HandSummary.objects.filter(table=play_table, pot=10).count() == 1
+    seat_updates = [part for sql in sent for part in sql.split("UPDATE ")[1:]
+                    if part.startswith('"tables_seat"')]
+    assert len(seat_updates) == 1, sent  # one UPDATE for the row, both fields in it
+
+
+def test_only_the_changed_fields_are_written(play_table, make_player, sit):
+    """A field the step did not change is not written: a concurrent writer of another field of
+    the row (none may exist for seats, but the log must not depend on it) keeps its value."""
+    seat = sit(play_table, make_player("ann"), 1)
+    with transaction.atomic():
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        mine = log.track(Seat.objects.get(pk=seat.pk))
+        mine.leave_after_hand = True
+        Seat.objects.filter(pk=seat.pk).update(chips=1)  # written by someone else meanwhile
+        with updates() as sent:
+            log.flush()
+    fresh = Seat.objects.get(pk=seat.pk)
+    assert (fresh.leave_after_hand, fresh.chips) == (True, 1)
+    assert not any('"chips"' in sql for sql in sent), sent
+
+
+def test_a_step_that_changes_nothing_writes_nothing(play_table, make_player, sit):
+    sit(play_table, make_player("ann"), 1)
+    with transaction.atomic():
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        log.track(Seat.objects.get(table=play_table))
+        with updates() as sent:
+            log.flush()
+    assert sent == []
+
+
+def test_the_table_rows_fields_follow_the_events_and_the_step(play_table, make_player, sit):
+    sit(play_table, make_player("ann"), 1)
+    before = TableState.objects.get(pk=play_table.pk)
+    with transaction.atomic():
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        held.state.button_seat = 1  # changed by the step, named nowhere
+        log.add({"type": "leaving", "seat": 1})
+        log.flush()
+        # a second flush in the same step writes only what changed since the first
+        with updates() as sent:
+            log.flush()
+        assert sent == []
+    after = TableState.objects.get(pk=play_table.pk)
+    assert (after.version, after.button_seat) == (before.version + 1, 1)

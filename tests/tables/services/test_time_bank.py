@@ -423,3 +423,25 @@ def test_the_table_admin_has_the_options_with_help(admin_client):
     assert response.status_code == 302, response.content.decode()[:2000]
     table = TableConfig.objects.get(name="Admin bank")
     assert table.time_bank_label() == "Time bank: 30 s (+10 s every 10 hands, max 60 s)"
+
+
+@pytest.mark.parametrize("how", ["she folds", "her bank runs out"])
+def test_a_hand_that_ends_while_the_bank_runs_clears_the_mark(bank_table, make_player, sit,
+                                                               fake_timers, how):
+    """The hand's end writes what the step changed, the bank's mark included: a finished hand
+    names no seat whose bank runs (the hand's end used to write a field list of its own that
+    left `bank_seat` set)."""
+    alice, _bob = seated(bank_table, make_player, sit)
+    services.hand_start(table_id=bank_table.pk, force=True)
+    before = expire(bank_table.pk)
+    services.hand_timeout(hand_id=before.pk, version=before.version)  # her bank runs
+    elapse(bank_table.pk, 5)
+    if how == "she folds":
+        services.act(table_id=bank_table.pk, user_id=alice.pk, action="fold")
+    else:
+        elapse(bank_table.pk, 30)  # all of it: the bank's deadline has passed
+        assert services.hand_timeout(hand_id=before.pk, version=before.version) is True
+    hand = Hand.objects.get(pk=before.pk)
+    assert hand.finished_at is not None  # heads-up: her fold ended the hand
+    assert (hand.bank_seat, hand.bank_started_at, hand.bank_seconds) == (None, None, 0)
+    assert bank_of(bank_table, alice) == (24 if how == "she folds" else 0)
