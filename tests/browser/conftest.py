@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,3 +92,33 @@ def new_page(request, browser):
                 log.append(f"screenshot failed: {exc}")
             (ARTIFACTS / f"{stem}.console.log").write_text("\n".join(log))
         page.context.close()
+    room_quiet()
+
+
+def room_quiet(timeout: float = 15.0) -> None:
+    """Before the test database is flushed, the room's work for this test ends: tables stop
+    dealing, the worker's waiting tasks (next hands, turn timers) are revoked and its running one
+    finishes, and daphne lets go of every socket. A task still running while the flush truncates
+    the tables deadlocked with it once in CI (a turn timer against TRUNCATE), and the next test
+    then found the last one's users."""
+    from pokerroom.celery import app
+    from tables.models import TableConfig, TablePresence
+
+    TableConfig.objects.update(is_active=False)
+    revoked: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        inspect = app.control.inspect(timeout=0.5)
+        waiting = {task.get("request", task)["id"]
+                   for found in (inspect.scheduled() or {}, inspect.reserved() or {})
+                   for tasks in found.values() for task in tasks} - revoked
+        if waiting:
+            app.control.revoke(list(waiting))
+            revoked |= waiting
+        running = any(tasks for tasks in (inspect.active() or {}).values())
+        sockets = TablePresence.objects.filter(sockets__gt=0).count()
+        if not waiting and not running and not sockets:
+            return
+        time.sleep(0.05)
+    warnings.warn(f"the browser tests' room did not go quiet before the flush: waiting "
+                  f"{waiting}, running {running}, tables with sockets {sockets}", stacklevel=2)
