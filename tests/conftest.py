@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -177,26 +178,31 @@ def room_metric(url: str, name: str, **labels: str) -> float:
                if sample.name == name and labels.items() <= sample.labels.items())
 
 
-def wait_for_celery(timeout: float = 30.0) -> None:
+def worker_ready(name: str, timeout: float = 30.0) -> None:
+    """Wait until the Celery worker `name` answers a ping (only it: other test processes'
+    workers share the broker)."""
     from pokerroom.celery import app
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if app.control.ping(timeout=0.5):
+        if app.control.ping(destination=[name], timeout=0.5):
             return
-    raise RuntimeError(f"the Celery worker did not answer a ping within {timeout} s")
+    raise RuntimeError(f"Celery worker {name} did not answer a ping within {timeout} s")
 
 
 @contextlib.contextmanager
 def celery_worker(**env: str) -> Iterator[subprocess.Popen]:
-    """A real `celery worker` process on the test database and the test Redis."""
+    """A real `celery worker` process on the test database and the test Redis; its name is
+    `.name`, for control commands meant for it alone."""
+    name = f"t-{uuid.uuid4().hex[:8]}@localhost"
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "--pool", "solo",
-         "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
+         "-n", name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
         cwd=REPO, env={**os.environ, "DATABASE_URL": database_url_for_subprocesses(), **env},
     )
     try:
-        wait_for_celery()
+        worker_ready(name)
+        worker.name = name  # type: ignore[attr-defined]
         yield worker
     finally:
         stop_process(worker)

@@ -25,6 +25,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 ARTIFACTS = REPO / "test-artifacts"
 
 pytestmark = pytest.mark.browser
+ROOM_WORKER: list[str] = []  # the name of the room's Celery worker, while it runs
 
 
 @pytest.fixture(scope="session")
@@ -39,8 +40,10 @@ def room_url(django_db_setup, django_db_blocker) -> Iterator[str]:
                               cwd=REPO, env={**os.environ, **env})
     try:
         wait_for_http(f"{url}/accounts/login/")
-        with django_db_blocker.unblock(), celery_worker(**env):
+        with django_db_blocker.unblock(), celery_worker(**env) as worker:
+            ROOM_WORKER[:] = [worker.name]
             yield url
+            ROOM_WORKER.clear()
     finally:
         stop_process(server)
 
@@ -104,16 +107,20 @@ def room_quiet(timeout: float = 15.0) -> None:
     from pokerroom.celery import app
     from tables.models import TableConfig, TablePresence
 
+    if not ROOM_WORKER:
+        return  # this test ran no room
     TableConfig.objects.update(is_active=False)
     revoked: set[str] = set()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        inspect = app.control.inspect(timeout=0.5)
+        # Only our worker is asked (the other test process's share the broker, and their tasks
+        # are not ours to revoke); `limit=1` answers as soon as it has replied.
+        inspect = app.control.inspect(destination=ROOM_WORKER, timeout=2, limit=1)
         waiting = {task.get("request", task)["id"]
                    for found in (inspect.scheduled() or {}, inspect.reserved() or {})
                    for tasks in found.values() for task in tasks} - revoked
         if waiting:
-            app.control.revoke(list(waiting))
+            app.control.revoke(list(waiting), destination=ROOM_WORKER)
             revoked |= waiting
         running = any(tasks for tasks in (inspect.active() or {}).values())
         sockets = TablePresence.objects.filter(sockets__gt=0).count()

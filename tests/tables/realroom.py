@@ -20,7 +20,7 @@ from django.conf import settings
 
 from pokerroom.processes import daphne_command, stop_process
 from tests.browser.conftest import free_port, wait_for_http
-from tests.conftest import METRICS_TOKEN, REPO, database_url_for_subprocesses
+from tests.conftest import METRICS_TOKEN, REPO, database_url_for_subprocesses, worker_ready
 
 QUEUE = f"tests-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
@@ -44,16 +44,6 @@ def private_queue_fixture(transactional_db, monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setitem(app.conf, "task_default_queue", QUEUE)
     return QUEUE
-
-
-def worker_ready(name: str, timeout: float = 30.0) -> None:
-    from pokerroom.celery import app
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if app.control.ping(destination=[name], timeout=0.5):
-            return
-    raise RuntimeError(f"Celery worker {name} did not answer a ping within {timeout} s")
 
 
 @contextlib.contextmanager
