@@ -46,8 +46,8 @@ def play(table_ids: list[int], hands: int, rng: random.Random, look: Any) -> dic
     """`look`: a second connection, for what the clients know (outside the measurement)."""
     from django.db import connection
 
+    from bots.client import choose_action
     from tables import services
-    from tables.bots import choose_action
     from tables.engine import HandState, apply_action, legal_actions
 
     count = [0]
@@ -150,12 +150,12 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connections
 
-        from tables import services, timers
-        from tables.bots import bot_accounts
+        from bots.client import bot_accounts
+        from tables import scheduling, services
         from tables.services import effects as log
 
-        timers.timeout_schedule = lambda **kw: None  # no Celery here: nothing is queued
-        timers.hand_start_schedule = lambda **kw: None
+        scheduling.timeout_schedule = lambda **kw: None  # no Celery here: nothing is queued
+        scheduling.hand_start_schedule = lambda **kw: None
         log.events_broadcast = lambda **kw: None  # no sockets: the broadcast is ws_load's part
         call_command("migrate", verbosity=0)
         table_ids = make_tables(args.tables, prefix="Act", rake_percent=args.rake)

@@ -11,7 +11,7 @@ What it measures, per run:
   ``CaptureQueriesContext`` for ``--query-actions`` random legal actions on a separate table
   (every SQL statement of the locked transaction, including settlement when a hand ends; the
   on-commit broadcast and timer are not SQL). Mean and max are printed.
-* **the room**: ``--connections`` bots (``tables.bots.Bot``, the same client as
+* **the room**: ``--connections`` bots (``bots.client.Bot``, the same client as
   ``manage.py bots``) on ``--tables`` tables (connections / tables per table, at most 6), split
   over ``--clients`` client processes (a table's bots share one process). Bots act at once
   (``--rate 0``) or pace themselves to about ``--rate`` actions/s in total. Once every bot of
@@ -33,7 +33,7 @@ What it measures, per run:
 * **the floor**: the same bots against a ``websockets`` server (``--servers`` processes) that
   keeps a turn order per table and broadcasts each action and the next turn, with no database,
   no channel layer and no rules, acting at once and **without the bots' send throttle**. A bot
-  sends at most ``tables.bots.SEND_RATE`` (8) messages a second, to stay under the room's rate
+  sends at most ``bots.client.SEND_RATE`` (8) messages a second, to stay under the room's rate
   limit, so the bots alone cap a run at 8 x connections actions/s (4,800 at 600 connections):
   with the throttle the floor measured that cap, not the server. Each run prints the client's
   cap beside its figure and says when a figure reached it; the room keeps the throttle (the
@@ -128,13 +128,13 @@ def queries_per_action(actions: int) -> dict[str, float]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tables import services, timers
-    from tables.bots import bot_accounts, choose_action
+    from bots.client import bot_accounts, choose_action
+    from tables import scheduling, services
     from tables.engine import HandState, legal_actions
     from tables.models import TableState
 
-    timers.timeout_schedule = lambda **kw: None  # measured alone: nothing queued
-    timers.hand_start_schedule = lambda **kw: None
+    scheduling.timeout_schedule = lambda **kw: None  # measured alone: nothing queued
+    scheduling.hand_start_schedule = lambda **kw: None
     [table_id] = make_tables(1, prefix="Queries")
     for n, user in enumerate(bot_accounts(3, prefix="qbot"), start=1):
         services.seat_take(table_id=table_id, user=user, number=n, amount=200,
@@ -204,9 +204,9 @@ def client_main(spec: dict[str, Any], results: multiprocessing.Queue,
     if not spec["throttled"]:
         # The floor's reference: this client process's bots send as fast as they decide (the
         # bare server refuses nothing). The room's client processes keep SEND_RATE.
-        import tables.bots
+        import bots.client
 
-        tables.bots.SEND_RATE = math.inf
+        bots.client.SEND_RATE = math.inf
     results.put(asyncio.run(client_run(spec, together)))
 
 
@@ -216,7 +216,7 @@ async def client_run(spec: dict[str, Any], together: threading.Barrier) -> dict[
     leave. (A process that left while another measured put 300 leaves, with their cash-outs,
     into the other's window: with a table's sockets spread over the daphnes, that was the
     whole of the spread runs' p99 of 0.4-0.8 s.)"""
-    from tables.bots import Bot, TableTally
+    from bots.client import Bot, TableTally
 
     sends: dict[tuple[int, int], float] = {}
     receipts: dict[tuple[int, int], list[float]] = defaultdict(list)
@@ -387,7 +387,7 @@ def quantile_ms(sorted_seconds: list[float], q: float) -> float:
 def client_cap(tables: list[dict[str, Any]], *, throttled: bool) -> float:
     """The most actions/s the bots themselves can send: each socket at most SEND_RATE
     messages a second (one action per turn of its own), however fast the server answers."""
-    from tables.bots import SEND_RATE
+    from bots.client import SEND_RATE
 
     return SEND_RATE * sum(len(t["bots"]) for t in tables) if throttled else math.inf
 
@@ -545,7 +545,7 @@ def report(name: str, r: dict[str, Any]) -> None:
     print(f"{name:>6}: {r['actions_per_s']:8.1f} actions/s   latency p50 {r['p50_ms']:6.1f} ms"
           f"   p99 {r['p99_ms']:6.1f} ms   ({r['samples']} samples; races {r['races']}; "
           f"errors {r['errors'] or 'none'}; all seated after {r['seated_after']:.1f} s)")
-    from tables.bots import SEND_RATE
+    from bots.client import SEND_RATE
 
     cap = (f"{r['cap']:,.0f} actions/s ({SEND_RATE:g} messages/s per socket)"
            if math.isfinite(r["cap"]) else "none (send throttle off)")
@@ -616,7 +616,7 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connections
 
-        from tables.bots import bot_accounts, session_cookie
+        from bots.client import bot_accounts, session_cookie
 
         call_command("migrate", verbosity=0)
         print(f"database: throwaway {name} on {urlsplit(args.server).netloc} (dropped at the end)")

@@ -293,7 +293,7 @@ CELERY_TASK_QUEUES = tuple(
     for name in (CELERY_TASK_DEFAULT_QUEUE, f"{CELERY_TASK_DEFAULT_QUEUE}.timers")
 )
 CELERY_TASK_ROUTES = ("pokerroom.celery.route_task",)
-# Turn deadlines and next hands are queued with an eta (tables/timers.py); this sweeper catches
+# Turn deadlines and next hands are queued with an eta (tables/scheduling.py); this sweeper catches
 # what a lost task (killed worker, flushed Redis) missed: overdue turns, next hands that did
 # not start, players sitting out too long. A sweep expires quickly so none pile up.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {

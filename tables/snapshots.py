@@ -11,7 +11,7 @@ from tables.engine import HandState, blind_seats, view_for
 from tables.models import HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
 from tables.services.chat import chat_muted_ids, chat_recent
-from tables.services.turns import countdown_at
+from tables.services.next_turn import countdown_at
 
 RESYNC_LIMIT = 500
 

@@ -202,7 +202,7 @@ def _seat_locked(seat_id: int) -> Seat:
 
 def top_ups_join(*, table: TableConfig, seats: Sequence[Seat]) -> Statement | None:
     """A hand starts: every seat's pending top-ups (`seat.pending`, read with the seats the
-    caller locked: tables.services.rows.table_seats) join its stack. The chips move in memory
+    caller locked: tables.services.table_sql.table_seats) join its stack. The chips move in memory
     and the returned statement marks the top-ups applied: the caller saves the seats' `chips`
     and runs the statement in the same transaction (no money moves in the ledger: the escrow
     holds the chips since the top-up). None when nothing was pending.

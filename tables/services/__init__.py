@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tables.errors import TableError
 from tables.services.acting import act
-from tables.services.deadlines import hand_reconnect_bonus, hand_timeout
 from tables.services.locks import table_lock
 from tables.services.presence import presence_join, presence_leave
 from tables.services.seating import (
@@ -18,6 +17,7 @@ from tables.services.seating import (
 )
 from tables.services.showing import hand_show, seat_always_show
 from tables.services.starting import hand_start
+from tables.services.timeouts import hand_reconnect_bonus, hand_timeout
 
 top_up = seat_top_up
 

@@ -12,8 +12,8 @@ from tables.errors import TableError
 from tables.models import TableState
 from tables.services.copies import NotOnCopy, copy_take
 from tables.services.effects import Effects
+from tables.services.eventlog import EventLog
 from tables.services.locks import Locked, table_lock
-from tables.services.log import EventLog
 from tables.services.steps import engine_step
 
 PLAYER_ACTIONS = frozenset(("fold", "check", "call", "bet", "raise", "show", "muck"))
@@ -77,7 +77,7 @@ def act_on_copy(copy: Locked, *, user_id: int, action: str, amount: int | None,
 def act_locked(held: Locked, *, user_id: int, action: str, amount: int | None = None,
                on_copy: bool = False) -> list[dict[str, Any]]:
     """`act` once the table row is locked and the version checked. Needs the table lock, or
-    `on_copy`: `held` is this process's copy, committed by `rows.copy_commit` if still current
+    `on_copy`: `held` is this process's copy, committed by `table_sql.copy_commit` if still current
     (a hand's end is NotOnCopy: it settles under the lock)."""
     hand = held.hand
     if hand is None or hand.finished_at is not None:

@@ -24,8 +24,8 @@ from django.utils import timezone
 from tables.errors import TableError
 from tables.models import ChatBan, ChatMessage, ChatMute, Seat
 from tables.recent import iso
+from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
 
 CHAT_MAX_LENGTH = getattr(settings, "ROOM_CHAT_MAX_LENGTH", 200)  # characters, after cleaning
 CHAT_RATE_LINES = getattr(settings, "ROOM_CHAT_RATE_LINES", 5)  # lines per author and table...

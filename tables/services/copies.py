@@ -5,7 +5,7 @@ An action goes through the same pipeline either way (acting.py: `act_locked` dec
 `engine_step` records, effects.py publishes); only the commit differs. Under the lock, the
 step reads the table row, its config and the hand, and commits in a transaction. On a copy —
 the same rows as this process's last mid-hand commit at the table left them — the step reads
-nothing and commits with `rows.copy_commit`: one statement that writes only if the table row
+nothing and commits with `table_sql.copy_commit`: one statement that writes only if the table row
 and the config still have the row versions (PostgreSQL's `xmin`), and the table row the table
 version, the copy was made at (`locks.Locked`).
 
@@ -20,7 +20,7 @@ Only PostgreSQL has row versions (on SQLite every action takes the lock), and on
 action commits on a copy: a hand's end settles through the cashier, under the lock.
 
 The preconditions are code, each with its test (tests/tables/services/test_copies.py): no copy
-inside a transaction (`copy_take`; `rows.copy_commit` refuses one too), none once its hand's
+inside a transaction (`copy_take`; `table_sql.copy_commit` refuses one too), none once its hand's
 turn deadline has passed, the table's version checked with the row versions, and only the
 table row, the hand and the events written (`EventLog`, else NotOnCopy)."""
 from __future__ import annotations

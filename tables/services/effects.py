@@ -9,7 +9,7 @@ them in this order, whatever order the step recorded them in:
 2. keep the process's copy of the table for its next action (copies.py), once the broadcast
    is queued, so that the next step's broadcast cannot overtake this one;
 3. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
-4. time the next hand (one due now is dealt here, in this thread: see timers.py);
+4. time the next hand (one due now is dealt here, in this thread: see scheduling.py);
 5. count it in the room's metrics (pokerroom/metrics.py).
 
 A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pokerroom import metrics
-from tables import timers
+from tables import scheduling
 from tables.groups import events_broadcast
 from tables.services.copies import copy_keep
 
@@ -70,11 +70,11 @@ class Effects:
             steps.append(("copy", lambda: copy_keep(copy)))
         if self.timeout is not None:
             hand_id, version, deadline = self.timeout
-            steps.append(("turn timer", lambda: timers.timeout_schedule(
+            steps.append(("turn timer", lambda: scheduling.timeout_schedule(
                 hand_id=hand_id, version=version, deadline=deadline)))
         if self.next_hand_at is not None:
             at = self.next_hand_at
-            steps.append(("next hand", lambda: timers.hand_start_schedule(
+            steps.append(("next hand", lambda: scheduling.hand_start_schedule(
                 table_id=self.table_id, at=at)))
         steps += [("metrics", metric) for metric in self.counts]
         for name, step in steps:

@@ -12,9 +12,9 @@ from tables.engine import HandState, fairness
 from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
 from tables.recent import iso, recent_entry
 from tables.services import waitlist
-from tables.services.log import EventLog
-from tables.services.rows import table_seats
+from tables.services.eventlog import EventLog
 from tables.services.sitout import seat_sit_out
+from tables.services.table_sql import table_seats
 
 if TYPE_CHECKING:
     from tables.services.effects import Effects

@@ -32,7 +32,7 @@ from django.db import transaction
 from tables.errors import TableError
 from tables.models import Hand, Seat, TableConfig, TableState
 from tables.services.effects import Effects
-from tables.services.rows import table_row_lock, table_seats
+from tables.services.table_sql import table_row_lock, table_seats
 from tables.services.tracking import Tracker
 
 

@@ -15,12 +15,12 @@ from cashier.services import buy_in, idempotent_run, top_up_claimed
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
 from tables.services.dealing import deck_commit_next
+from tables.services.eventlog import EventLog, status_event
 from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import Locked, table_lock
-from tables.services.log import EventLog, status_event
-from tables.services.rows import seat_find
 from tables.services.sitout import seat_sit_out
-from tables.services.timebank import bank_seated
+from tables.services.table_sql import seat_find
+from tables.services.time_bank import bank_seated
 from tables.services.waitlist import seat_claim
 
 

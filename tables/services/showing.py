@@ -12,9 +12,9 @@ from tables.engine import HandState, describe
 from tables.errors import TableError
 from tables.models import Seat
 from tables.services.acting import act_locked
+from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
-from tables.services.rows import seat_find
+from tables.services.table_sql import seat_find
 
 
 def seat_always_show(*, table_id: int, user_id: int, on: bool) -> Seat:

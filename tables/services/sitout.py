@@ -6,7 +6,7 @@ import datetime
 from typing import Any
 
 from tables.models import Seat, SeatStatus
-from tables.services.log import status_event
+from tables.services.eventlog import status_event
 
 
 def seat_sit_out(seat: Seat, now: datetime.datetime) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from tables.engine import SeatIn, blind_seats, next_button, start_hand
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
+from tables.services.eventlog import EventLog, status_event
 from tables.services.locks import seats_lock, table_lock
-from tables.services.log import EventLog, status_event
 from tables.services.steps import engine_step
-from tables.services.timebank import bank_count
+from tables.services.time_bank import bank_count
 
 
 def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | None:

@@ -7,10 +7,10 @@ import datetime
 
 from tables.engine import HandState, collected_pots
 from tables.models import Hand
+from tables.services.eventlog import EventLog
 from tables.services.finishing import hand_finish
-from tables.services.log import EventLog
-from tables.services.timebank import bank_stop
-from tables.services.turns import owners_of, turn_next
+from tables.services.next_turn import owners_of, turn_next
+from tables.services.time_bank import bank_stop
 
 
 def engine_step(hand: Hand, state: HandState, events: list[dict], log: EventLog,
@@ -18,7 +18,7 @@ def engine_step(hand: Hand, state: HandState, events: list[dict], log: EventLog,
     """Record the engine's `events` and save its new `state` (with whatever else the step
     changed: the log writes it), then finish the hand or start the next turn. Returns what was
     recorded. A time bank running this turn stops (the player keeps what he did not use:
-    timebank.py). Needs the table lock, or the log's copy of the table."""
+    time_bank.py). Needs the table lock, or the log's copy of the table."""
     bank_stop(hand, log, now)
     pots = collected_pots(state)  # no bets between a step's board events and its end
     for e in events:

@@ -1,6 +1,6 @@
 """The sweeper's services: catch up on what a lost Celery task would have done.
 
-Turn deadlines and next hands are normally queued with an eta (tables/timers.py). A task can be
+Turn deadlines and next hands are normally queued with an eta (tables/scheduling.py). A task can be
 lost (a worker killed with its reserved eta tasks, a Redis flush); the database still knows what
 is due, so a beat task calls `sweep` every second. Every action it takes goes through the same
 idempotent services as the tasks (they re-check under the table lock), so a sweep that races a
@@ -20,11 +20,11 @@ from django.utils import timezone
 from cashier.errors import CashierError
 from pokerroom import metrics
 from tables.models import Hand, Seat, SeatStatus, TableState
-from tables.services.deadlines import hand_timeout
+from tables.services.eventlog import EventLog
 from tables.services.finishing import seat_remove
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
 from tables.services.starting import hand_start
+from tables.services.timeouts import hand_timeout
 
 # The regular eta task normally fires at the deadline; the sweeper steps in only after this.
 LATE = datetime.timedelta(seconds=1)

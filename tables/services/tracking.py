@@ -1,5 +1,5 @@
 """Which fields of the rows a step read it has changed: the event log writes those, and only
-those, with the step's events (log.py).
+those, with the step's events (eventlog.py).
 
 A row is tracked when it is read (the table lock tracks the table row and its hand; a step
 tracks the seats it reads) or, for a row the step only writes, made with `Model.from_db` from

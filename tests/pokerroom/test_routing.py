@@ -20,11 +20,11 @@ from urllib.request import urlopen
 import pytest
 from django.core.management import call_command
 
+from bots.client import Bot, TableTally, session_cookie, ws_url
 from cashier.audit import ledger_audit
 from pokerroom.processes import stop_process, wait_for_http
 from pokerroom.routed import nginx_command, nginx_files
 from pokerroom.servername import HEADER
-from tables.bots import Bot, TableTally, session_cookie, ws_url
 from tests.browser.conftest import free_port
 from tests.conftest import room_metric
 from tests.tables.realroom import (  # noqa: F401  (fixture)

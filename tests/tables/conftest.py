@@ -36,11 +36,11 @@ class Timers:
 
 @pytest.fixture
 def fake_timers(monkeypatch: pytest.MonkeyPatch) -> Timers:
-    from tables import timers
+    from tables import scheduling
 
     recorder = Timers()
-    monkeypatch.setattr(timers, "timeout_schedule", recorder.timeout)
-    monkeypatch.setattr(timers, "hand_start_schedule", recorder.start)
+    monkeypatch.setattr(scheduling, "timeout_schedule", recorder.timeout)
+    monkeypatch.setattr(scheduling, "hand_start_schedule", recorder.start)
     return recorder
 
 

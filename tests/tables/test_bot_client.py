@@ -6,7 +6,7 @@ import json
 
 from websockets.exceptions import ConnectionClosedError
 
-from tables.bots import Bot, TableTally
+from bots.client import Bot, TableTally
 
 
 class FakeSocket:

@@ -21,9 +21,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from bots.client import Bot, BotResult, TableTally, bot_accounts, session_cookie, summary_lines
 from cashier.audit import ledger_audit
 from tables import services
-from tables.bots import Bot, BotResult, TableTally, bot_accounts, session_cookie, summary_lines
 from tables.management.commands.bots import play
 from tables.models import HandSummary, Seat
 from tests.conftest import REPO, room_metric
@@ -187,14 +187,14 @@ def test_the_url_defaults_to_where_make_run_serves(monkeypatch):
 
 def test_requirements_txt_alone_provides_every_module_the_bots_import():
     """`make run` installs requirements.txt only: each third-party module that the bots command
-    and tables/bots.py import (at the top or inside functions) comes from a distribution it
+    and bots/client.py import (at the top or inside functions) comes from a distribution it
     lists, so `manage.py bots` works without the test dependencies."""
     listed = {canonical(re.split(r"[<>=\[ ;#]", line.strip(), maxsplit=1)[0])
               for line in (REPO / "requirements.txt").read_text().splitlines()
               if line.strip() and not line.startswith(("#", "-"))}
     assert "websockets" in listed
     distributions = importlib.metadata.packages_distributions()
-    for source in ("tables/bots.py", "tables/management/commands/bots.py"):
+    for source in ("bots/client.py", "tables/management/commands/bots.py"):
         for module in third_party_imports(REPO / source):
             provided_by = {canonical(d) for d in distributions.get(module, [])}
             assert provided_by & listed, f"{source} imports {module}: not in requirements.txt"
@@ -205,7 +205,7 @@ def canonical(name: str) -> str:
 
 
 def third_party_imports(path: Path) -> set[str]:
-    first_party = {"pokerroom", "accounts", "cashier", "tables"}
+    first_party = {"pokerroom", "accounts", "bots", "cashier", "tables"}
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):

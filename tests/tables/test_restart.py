@@ -12,11 +12,11 @@ import random
 
 from django.core.management import call_command
 
+from bots.client import Bot, TableTally, session_cookie
 from cashier import conf
 from cashier.audit import ledger_audit
 from cashier.selectors import balances_for
 from pokerroom.processes import stop_process
-from tables.bots import Bot, TableTally, session_cookie
 from tables.models import Hand, HandEvent, Seat
 from tests.browser.conftest import free_port
 from tests.tables.realroom import (

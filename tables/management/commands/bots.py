@@ -1,6 +1,6 @@
 """`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`.
 
-Bot accounts play a running room over its WebSocket protocol (see tables/bots.py and
+Bot accounts play a running room over its WebSocket protocol (see bots/client.py and
 docs/operations.md). Each bot is given its own free seat before any connects (a bot refused
 a seat all the same, taken meanwhile, tries another). Stops after H hands at the table (or on
 Ctrl-C: the bots leave and are cashed out first) and prints a summary; exits 1 when a bot met
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.bots import (
+from bots.client import (
     Bot,
     TableTally,
     bot_accounts,

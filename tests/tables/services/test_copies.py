@@ -24,7 +24,7 @@ from cashier.audit import ledger_audit
 from tables import services
 from tables.engine import HandState, legal_actions
 from tables.models import Hand, HandEvent, Seat, TableConfig
-from tables.services import copies, rows
+from tables.services import copies, table_sql
 from tables.services.locks import table_lock
 from tests.conftest import backend_pid, until_waiting_on_a_lock
 from tests.tables.helpers import Racer, live, random_action
@@ -278,8 +278,8 @@ def test_inside_an_outer_transaction_the_copy_is_not_used_and_nothing_is_sent_be
 def test_a_copys_commit_refuses_to_run_inside_a_transaction(two_tables):
     (table, _other), _seed = two_tables
     copy = kept(table)
-    with transaction.atomic(), pytest.raises(rows.CommitInTransaction):
-        rows.copy_commit(copy.state, ["version"], copy.hand, ["version"], [],
+    with transaction.atomic(), pytest.raises(table_sql.CommitInTransaction):
+        table_sql.copy_commit(copy.state, ["version"], copy.hand, ["version"], [],
                          xmin=copy.xmin, config_xmin=copy.config_xmin, version=copy.version)
 
 

@@ -29,9 +29,9 @@ def done(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
     monkeypatch.setattr(effects, "events_broadcast", lambda **kw: calls.append(("broadcast", kw)))
     monkeypatch.setattr(effects, "copy_keep",
                         lambda copy: calls.append(("copy", {"copy": copy})))
-    monkeypatch.setattr(effects.timers, "timeout_schedule",
+    monkeypatch.setattr(effects.scheduling, "timeout_schedule",
                         lambda **kw: calls.append(("timer", kw)))
-    monkeypatch.setattr(effects.timers, "hand_start_schedule",
+    monkeypatch.setattr(effects.scheduling, "hand_start_schedule",
                         lambda **kw: calls.append(("next", kw)))
     return calls
 

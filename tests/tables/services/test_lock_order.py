@@ -287,7 +287,7 @@ def test_every_service_that_locks_takes_its_locks_in_the_stated_order(
 
 @pytest.mark.django_db(transaction=False)
 def test_table_and_seat_locks_are_taken_only_in_locks_py():
-    """The SQL that locks a table row or its seats (rows.py) is called from locks.py alone,
+    """The SQL that locks a table row or its seats (table_sql.py) is called from locks.py alone,
     and no other tables module locks rows with the ORM (presence rows aside)."""
     root = Path(__file__).resolve().parents[3] / "tables"
     callers = {}

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, transaction
 
 from tables.models import HandSummary, Seat, SeatStatus, TableState
+from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

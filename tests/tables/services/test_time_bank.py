@@ -1,4 +1,4 @@
-"""Worked examples of the time bank (tables/services/timebank.py): a per-table option, off by
+"""Worked examples of the time bank (tables/services/time_bank.py): a per-table option, off by
 default, that gives a player a bank of seconds used automatically when his countdown ends,
 before the timeout rule; what he does not use he keeps; it is topped up every N hands he is
 dealt in, up to a cap."""

@@ -1,4 +1,4 @@
-"""Turn deadlines: the timeout rule when a turn runs out, and the reconnect bonus."""
+"""Timeouts: the rule applied when a turn's deadline passes, and the reconnect bonus."""
 from __future__ import annotations
 
 import datetime
@@ -11,12 +11,12 @@ from pokerroom import metrics
 from tables.engine import HandState, TimeoutPolicy, apply_action
 from tables.models import Hand, Seat, SeatStatus, TimeoutAllIn
 from tables.recent import iso
+from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
-from tables.services.log import EventLog
+from tables.services.next_turn import TIMER_SLACK, countdown_at, owners_of, timer_arm, timer_armed
 from tables.services.sitout import seat_sit_out
 from tables.services.steps import engine_step
-from tables.services.timebank import bank_start
-from tables.services.turns import TIMER_SLACK, countdown_at, owners_of, timer_arm, timer_armed
+from tables.services.time_bank import bank_start
 
 
 def hand_timeout(*, hand_id: int, version: int) -> bool:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from tables.models import Hand, Seat, TableConfig
 from tables.recent import iso
-from tables.services.log import EventLog
-from tables.services.turns import countdown_at, timer_arm
+from tables.services.eventlog import EventLog
+from tables.services.next_turn import countdown_at, timer_arm
 
 if TYPE_CHECKING:
     from tables.services.locks import Locked

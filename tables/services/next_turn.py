@@ -1,4 +1,4 @@
-"""Turns: the deadline of the player to act, the `turn` event, and the one timeout task a hand
+"""The next turn: who acts, his deadline, the `turn` event, and the one timeout task a hand
 keeps queued."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tables.engine import HandState, legal_actions, street_name
 from tables.models import Hand, TableConfig
 from tables.recent import iso
-from tables.services.log import EventLog
+from tables.services.eventlog import EventLog
 
 if TYPE_CHECKING:
     from tables.services.locks import Locked
@@ -23,7 +23,7 @@ def owners_of(state: HandState) -> dict[int, int]:
 
 def countdown_at(hand: Hand, table: TableConfig) -> datetime.datetime | None:
     """When the visible countdown starts: `countdown_seconds` before the deadline, or, while
-    the player's time bank runs (timebank.py), when it started (it counts down to the end)."""
+    the player's time bank runs (time_bank.py), when it started (it counts down to the end)."""
     if hand.deadline is None:
         return None
     if hand.bank_started_at is not None:

@@ -8,7 +8,7 @@ from django.db.models import Model
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat
 from tables.services.copies import NotOnCopy
-from tables.services.rows import (
+from tables.services.table_sql import (
     Statement,
     copy_commit,
     events_insert_statement,
@@ -38,7 +38,7 @@ class EventLog:
                  on_copy: bool = False) -> None:
         self.held = held
         self.state = held.state
-        self.on_copy = on_copy  # committed by `rows.copy_commit` (copies.py), or NotOnCopy
+        self.on_copy = on_copy  # committed by `table_sql.copy_commit` (copies.py), or NotOnCopy
         self.items: list[Recorded] = []
         self._hand: Hand | None = None
         self.hand = hand

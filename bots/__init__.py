@@ -1,0 +1,3 @@
+"""A client of the room, not part of it: bots that play over the public WebSocket protocol
+exactly as the browser page does (`client.py`). The room never imports this package; the
+`bots` management command, the tests and the benchmarks do."""
