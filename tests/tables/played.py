@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tables import services, timers
+from tables import scheduling, services
 from tables.models import Hand, TableConfig
 from tests.tables.helpers import play_out
 
@@ -16,8 +16,8 @@ from tests.tables.helpers import play_out
 @pytest.fixture
 def quiet_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No Celery tasks and no automatic next hand: the test deals each hand itself."""
-    monkeypatch.setattr(timers, "timeout_schedule", lambda **kwargs: None)
-    monkeypatch.setattr(timers, "hand_start_schedule", lambda **kwargs: None)
+    monkeypatch.setattr(scheduling, "timeout_schedule", lambda **kwargs: None)
+    monkeypatch.setattr(scheduling, "hand_start_schedule", lambda **kwargs: None)
     yield
 
 
