@@ -135,14 +135,6 @@ def waitlist_status(*, table_id: int, user_id: int | None,
     )
 
 
-def waiting_counts(table_ids: list[int]) -> dict[int, int]:
-    """Table id → players on its waiting list (for the lobby)."""
-    from django.db.models import Count
-
-    return dict(WaitingListEntry.objects.filter(table_id__in=table_ids).values("table")
-                .annotate(n=Count("id")).values_list("table", "n"))
-
-
 # Writing (under the table lock) -------------------------------------------------------------
 def offers_refresh(*, table: TableConfig, now: datetime.datetime | None = None,
                    also_taken: tuple[int, ...] = ()) -> list[WaitingListEntry]:

@@ -73,7 +73,7 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
         if round_ in (8, 9):
             for user in players:  # (some are at the table's maximum: refused)
                 with contextlib.suppress(services.TableError):
-                    services.top_up(table_id=table.pk, user_id=user.pk, amount=20,
+                    services.seat_top_up(table_id=table.pk, user_id=user.pk, amount=20,
                                     idempotency_key=f"schema-{round_}-{user.pk}")
         if services.hand_start(table_id=table.pk, force=True) is None:
             continue
