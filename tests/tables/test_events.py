@@ -121,3 +121,10 @@ def test_the_protocol_document_lists_every_event_with_its_fields():
     for kind, schema in events.EVENTS.items():
         fields = set(schema.__annotations__) - {"type"}
         assert fields <= rows[kind], f"{kind}: {fields - rows[kind]} not in docs/protocol.md"
+
+
+def test_the_protocol_documents_the_snapshot_as_declared():
+    text = PROTOCOL.read_text()
+    section = text[text.index("### `snapshot`"):]
+    example = json.loads(section[section.index("```json") + 7:section.index("```\n")])
+    assert events.snapshot_problems(example) == []
