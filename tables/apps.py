@@ -6,3 +6,11 @@ from django.apps import AppConfig
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Tables"
+
+    def ready(self) -> None:
+        """Give the timers the dealer of due hands: the services sit above the timers, which
+        must not import them (tables/timers.py)."""
+        from tables import timers
+        from tables.services.starting import hand_start
+
+        timers.dealer_set(hand_start)

@@ -1,5 +1,6 @@
-"""The table protocol's one vocabulary: every event a table records, typed, and the one
-redaction that decides who sees what of it (docs/protocol.md is checked against this module).
+"""The table protocol's one vocabulary: every event a table records and the snapshot a socket
+gets, typed, and the one redaction that decides who sees what of an event (docs/protocol.md is
+checked against this module).
 
 Events are complete: a client that applies them in order, from a snapshot, knows everything it
 shows (pots and side pots, the street, who is to act and what he may do, stacks, statuses,
@@ -251,11 +252,10 @@ class HandEnd(TypedDict):
     recent: RecentHand
 
 
-class Chat(TypedDict):
+class ChatLine(TypedDict):
     """A chat line (tables/services/chat.py): `text` is plain text, never HTML; `id` is the
     line's id (`chat_hidden` names it), `at` when it was said."""
 
-    type: Literal["chat"]
     id: int
     player_id: int
     name: str
@@ -263,11 +263,124 @@ class Chat(TypedDict):
     at: str
 
 
+class Chat(ChatLine):
+    """A chat line said now (the snapshot's `chat` lists the recent ones)."""
+
+    type: Literal["chat"]
+
+
 class ChatHidden(TypedDict):
     """Staff hid the chat line `id`: pages drop it."""
 
     type: Literal["chat_hidden"]
     id: int
+
+
+# The snapshot (tables/snapshots.py): the whole table as one viewer may see it ---------------
+class TimeBankTerms(TypedDict):
+    seconds: int
+    refill_seconds: int
+    refill_hands: int
+    cap_seconds: int
+
+
+class SnapshotTable(TypedDict):
+    id: int
+    name: str
+    structure: str
+    currency: str
+    stakes: str
+    small_blind: int
+    big_blind: int
+    upper_stake: int
+    ante: int
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int
+    action_seconds: int
+    countdown_seconds: int
+    hand_pause_seconds: int
+    chat_spectators: bool
+    time_bank: TimeBankTerms | None  # None: the table has no time bank
+
+
+class SnapshotSeat(TypedDict):
+    """An occupied seat; `cards` as the one rule lets the viewer see them (`hole_visible`)."""
+
+    seat: int
+    player_id: int
+    name: str
+    stack: int
+    status: str
+    in_hand: bool
+    bet: int
+    contributed: int
+    folded: bool
+    allin: bool
+    timed_out: bool
+    has_cards: bool
+    cards: Cards | None
+    shown: bool
+    mucked: bool
+    missed_blinds: bool
+    post_bb: bool
+    leaving: bool
+    time_bank: int
+    time_bank_running: bool
+
+
+class Blinds(TypedDict):
+    sb: int
+    bb: int
+
+
+class SnapshotHand(TypedDict):
+    """The current hand, or the last one until the next starts (`is_over`, `result`)."""
+
+    id: int
+    number: int
+    street: str
+    board: Cards
+    pots: list[Pot]
+    pot_total: int
+    current_bet: int
+    to_act: int | None
+    deadline: str | None
+    countdown_at: str | None
+    seconds_left: float | None
+    commitment: str
+    is_over: bool
+    result: dict[str, Any] | None
+    deal_order: list[int]
+    blinds: Blinds | None
+
+
+class SnapshotViewer(TypedDict):
+    """`you`: the viewer (a spectator: no user id or seat); `legal` only on his turn."""
+
+    user_id: int | None
+    name: str | None
+    seat: int | None
+    always_show: bool
+    legal: dict[str, Any] | None
+    muted: list[int]
+
+
+class Snapshot(TypedDict):
+    """Connect, reconnect too far behind, a gap: the table at `version` (docs/protocol.md)."""
+
+    type: Literal["snapshot"]
+    version: int
+    server_time: str
+    table: SnapshotTable
+    button: int | None
+    next_hand_at: str | None
+    next_commitment: str
+    seats: list[SnapshotSeat]
+    hand: SnapshotHand | None
+    you: SnapshotViewer
+    recent_hands: list[RecentHand]
+    chat: list[ChatLine]
 
 
 EVENTS: dict[str, type] = {
@@ -315,6 +428,12 @@ def problems(event: dict[str, Any]) -> list[str]:
     if schema is None:
         return [f"unknown event type {kind!r}"]
     return _check(schema, event, kind)
+
+
+def snapshot_problems(snapshot: dict[str, Any]) -> list[str]:
+    """What is wrong with `snapshot` against `Snapshot`, at every level (empty when it
+    conforms): the snapshot's shape is declared there only."""
+    return _check(Snapshot, snapshot, "snapshot")
 
 
 def _check(schema: type, value: dict[str, Any], where: str) -> list[str]:

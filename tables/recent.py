@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from tables.events import RecentHand
 from tables.models import Hand, HandEvent, TableConfig
 
 RECENT_HANDS = 10
@@ -15,14 +16,14 @@ def iso(moment: datetime.datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def recent_entry(hand: Hand, names: dict[int, str], table: TableConfig) -> dict[str, Any]:
+def recent_entry(hand: Hand, names: dict[int, str], table: TableConfig) -> RecentHand:
     """`hand`'s line (tables/events.py RecentHand). `names`: seat → name of those dealt in."""
     return {"id": hand.pk, "number": hand.number, "finished_at": iso(hand.finished_at),
             "commitment": hand.commitment,
             "summary": hand_summary(hand.state.get("result") or {}, names, table)}
 
 
-def recent_hands(*, table: TableConfig, limit: int = RECENT_HANDS) -> list[dict[str, Any]]:
+def recent_hands(*, table: TableConfig, limit: int = RECENT_HANDS) -> list[RecentHand]:
     """The last finished hands, newest first."""
     hands = list(Hand.objects.filter(table=table, finished_at__isnull=False)
                  .only("id", "number", "finished_at", "commitment", "state")

@@ -1,6 +1,7 @@
 """What one viewer sees of a live table: the snapshot and the missed events (resync).
 
-Read-only; hole cards as the engine's one rule allows (`hole_visible`, through `view_for`)."""
+Read-only; hole cards as the engine's one rule allows (`hole_visible`, through `view_for`).
+The snapshot's shape is declared with the events' (tables/events.py `Snapshot`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from tables.engine import HandState, blind_seats, view_for
+from tables.events import Blinds, Snapshot, SnapshotHand, SnapshotSeat, TimeBankTerms
 from tables.models import HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
 from tables.services.chat import chat_muted_ids, chat_recent
@@ -16,7 +18,7 @@ from tables.services.next_turn import countdown_at
 RESYNC_LIMIT = 500
 
 
-def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
+def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
     """The full table as `user_id` (None: a spectator) may see it, at the current version."""
     table = TableConfig.objects.get(pk=table_id)
     ts = TableState.objects.select_related("hand").filter(pk=table_id).first()
@@ -30,7 +32,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
                         and hand.seat_ids[str(mine.number)] == mine.pk else None)
     in_hand = {s["seat"]: s for s in view["seats"]} if view and not view["is_over"] else {}
     now = timezone.now()
-    seat_rows = []
+    seat_rows: list[SnapshotSeat] = []
     for s in seats:
         live = in_hand.get(s.number) if hand and hand.seat_ids.get(str(s.number)) == s.pk else None
         seat_rows.append({
@@ -49,10 +51,11 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "time_bank_running": bool(live is not None and hand.finished_at is None
                                       and hand.bank_seat == s.number),
         })
-    hand_view = None
+    hand_view: SnapshotHand | None = None
     if hand is not None and view is not None:
         running = hand.finished_at is None
         deadline = hand.deadline if running else None
+        deal_order, blinds = _seats_of_hand(state)
         hand_view = {
             "id": hand.pk, "number": hand.number, "street": view["street"],
             "board": view["board"], "pots": view["pots"], "pot_total": view["pot_total"],
@@ -62,7 +65,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
             "seconds_left": max((deadline - now).total_seconds(), 0.0) if deadline else None,
             "commitment": hand.commitment,
             "is_over": not running, "result": view["result"] if not running else None,
-            **_seats_of_hand(state),
+            "deal_order": deal_order, "blinds": blinds,
         }
     return {
         "type": "snapshot",
@@ -97,7 +100,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> dict[str, Any]:
     }
 
 
-def _time_bank_terms(table: TableConfig) -> dict[str, int] | None:
+def _time_bank_terms(table: TableConfig) -> TimeBankTerms | None:
     """The table's time bank (None: it has none)."""
     if not table.time_bank_on:
         return None
@@ -105,14 +108,14 @@ def _time_bank_terms(table: TableConfig) -> dict[str, int] | None:
             "refill_hands": table.time_bank_refill_hands, "cap_seconds": table.time_bank_cap_seconds}
 
 
-def _seats_of_hand(state: HandState | None) -> dict[str, Any]:
-    """`deal_order` (the engine deals clockwise from the button's left: its player order) and
-    the `blinds` posted (heads-up the button posts the small blind)."""
+def _seats_of_hand(state: HandState | None) -> tuple[list[int], Blinds | None]:
+    """The deal order (the engine deals clockwise from the button's left: its player order)
+    and the blinds posted (heads-up the button posts the small blind)."""
     if state is None:
-        return {"deal_order": [], "blinds": None}
+        return [], None
     order = [p.seat for p in state.players]
     sb, bb = blind_seats(state.button, order)
-    return {"deal_order": order, "blinds": {"sb": sb, "bb": bb}}
+    return order, {"sb": sb, "bb": bb}
 
 
 def _shown_after(view: dict[str, Any] | None, number: int) -> list[str] | None:

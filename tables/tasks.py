@@ -4,21 +4,23 @@ the situation moved on (duplicates, late deliveries, the beat sweeper's extra ru
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 
 from celery import shared_task
 
 from pokerroom.logs import log_context
-from tables import services
+from tables import timers
 from tables.models import Hand
+from tables.services import deadlines, starting, sweeps, waitlist
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="tables.hand_timeout")
+@shared_task(name=timers.HAND_TIMEOUT_TASK)
 def hand_timeout(*, hand_id: int, version: int) -> bool:
     """Act for the player to act when the deadline of the turn at `version` has passed."""
     with log_context(hand_id=hand_id):
-        acted = services.hand_timeout(hand_id=hand_id, version=version)
+        acted = deadlines.hand_timeout(hand_id=hand_id, version=version)
         if acted:
             table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
             logger.info("turn timed out: the server acted for the player",
@@ -26,11 +28,11 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     return acted
 
 
-@shared_task(name="tables.hand_start")
+@shared_task(name=timers.HAND_START_TASK)
 def hand_start(*, table_id: int) -> int | None:
     """Start the table's next hand once its pause is over (no-op otherwise)."""
     with log_context(table_id=table_id):
-        hand = services.hand_start(table_id=table_id)
+        hand = starting.hand_start(table_id=table_id)
     return hand.pk if hand is not None else None
 
 
@@ -38,17 +40,11 @@ def hand_start(*, table_id: int) -> int | None:
 def sweep() -> dict[str, int]:
     """Beat, every second: catch what lost eta tasks missed (overdue turns, due hands) and
     remove players sitting out too long. See tables/services/sweeps.py."""
-    from dataclasses import asdict
-
-    from tables.services.sweeps import sweep as run
-
-    return asdict(run())
+    return asdict(sweeps.sweep())
 
 
-@shared_task(name="tables.waitlist_offers_expire")
+@shared_task(name=waitlist.OFFERS_EXPIRE_TASK)
 def waitlist_offers_expire(*, table_id: int) -> int:
     """At a seat offer's end: move the waiting list on if the offer lapsed (no-op otherwise).
     Reads also do this, so a lost task only delays the list until someone looks."""
-    from tables.services.waitlist import offers_expire
-
-    return offers_expire(table_id=table_id)
+    return waitlist.offers_expire(table_id=table_id)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .actions import LegalActions, apply_action, deal_board, deal_hole, legal_actions
-from .state import HandState, SeatIn, start_hand
+from .state import SeatIn, start_hand
 from .structures import TableRules
 
 
@@ -72,7 +72,3 @@ class ScriptedHand:
 
     def of_type(self, kind: str) -> list[dict]:
         return [e for e in self.events if e["type"] == kind]
-
-
-def stacks_of(state: HandState) -> dict[int, int]:
-    return {p.seat: p.stack for p in state.players}

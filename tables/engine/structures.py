@@ -92,11 +92,6 @@ class TableRules:
         return self.upper_stake if self.upper_stake is not None else 2 * self.lower_stake
 
     @property
-    def whole_unit(self) -> int:
-        """Alias of ``unit_whole`` (the whole currency unit, e.g. 100 cents)."""
-        return self.unit_whole
-
-    @property
     def small_blind_amount(self) -> int:
         """Half the lower stake, rounded as the table says (never below one bet unit)."""
         if self.small_blind_rule is SmallBlindRule.EXPLICIT and self.small_blind is not None:

@@ -22,7 +22,7 @@ from tables.histories.record import HandRecord, load_record
 from tables.histories.selectors import MAX_DOWNLOAD, my_hand_ids, net_of
 from tables.histories.timeline import timeline
 from tables.models import Hand, HandEvent
-from tables.services.dealing import own_openings, public_proof
+from tables.services.dealing import hand_proof
 
 FORMATS = {
     "pokerstars": ("text/plain; charset=utf-8", "txt"),
@@ -48,11 +48,12 @@ def hand_data(request: HttpRequest, hand: Hand, record: HandRecord) -> dict[str,
     user_id = _user_id(request)
     events = [{"version": e.version, **e.for_user(user_id)}
               for e in HandEvent.objects.filter(hand=hand).order_by("version")]
+    proof = hand_proof(hand, record.state, record.seat_of(user_id))
     return {
         "hand_id": hand.pk, "table_id": hand.table_id, "table": hand.table.name,
         "number": hand.number, "started_at": hand.started_at.isoformat(),
         "finished_at": hand.finished_at.isoformat(), "commitment": hand.commitment,
-        "proof": public_proof(hand), "own_openings": own_openings(hand, record.seat_of(user_id)),
+        "proof": proof.public, "own_openings": proof.own_openings,
         "events": events, "result": hand.state.get("result"),
         "replay": timeline(record, user_id),
     }

@@ -19,11 +19,8 @@ from tables.services.showing import hand_show, seat_always_show
 from tables.services.starting import hand_start
 from tables.services.timeouts import hand_reconnect_bonus, hand_timeout
 
-top_up = seat_top_up
-
 __all__ = [
     "TableError", "act", "hand_reconnect_bonus", "hand_show", "hand_start", "hand_timeout",
     "post_big_blind_now", "presence_join", "presence_leave", "seat_always_show", "seat_leave",
-    "seat_take", "seat_top_up", "sit_in", "sit_out", "table_lock", "top_up",
-    "wait_for_big_blind",
+    "seat_take", "seat_top_up", "sit_in", "sit_out", "table_lock", "wait_for_big_blind",
 ]

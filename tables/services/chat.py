@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime
 import re
 import unicodedata
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.errors import TableError
+from tables.events import ChatLine
 from tables.models import ChatBan, ChatMessage, ChatMute, Seat
 from tables.recent import iso
 from tables.services.eventlog import EventLog
@@ -48,7 +48,7 @@ def chat_clean(text: str) -> str:
                    and unicodedata.category(ch) != "Cc").strip()
 
 
-def chat_line(message: ChatMessage) -> dict[str, Any]:
+def chat_line(message: ChatMessage) -> ChatLine:
     """A line as the `chat` event and the snapshot's `chat` list give it."""
     return {"id": message.pk, "player_id": message.author_id, "name": message.author.table_name,
             "text": message.text, "at": iso(message.created_at)}
@@ -145,7 +145,7 @@ def chat_mute(*, user_id: int, player_id: int, muted: bool) -> list[int]:
 
 
 # Reads ----------------------------------------------------------------------------------------
-def chat_recent(*, table_id: int, limit: int = CHAT_RECENT_LINES) -> list[dict[str, Any]]:
+def chat_recent(*, table_id: int, limit: int = CHAT_RECENT_LINES) -> list[ChatLine]:
     """The table's last `limit` visible lines, oldest first (the snapshot's `chat`)."""
     rows = (ChatMessage.objects.filter(table_id=table_id, hidden=False)
             .select_related("author").order_by("-id")[:limit])

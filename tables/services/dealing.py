@@ -4,7 +4,7 @@ A table always has its next deck committed (`TableState.next_commitment`, publis
 `hand_start` and `seat_taken` and in snapshots) before that deck is dealt. Seated players'
 clients answer it with entropy (`entropy_add`); the deal takes the contributions sent for it
 and fixes the deal order from them, then commits the deck after it. The deck key stays on the
-server for ever; openings leave it only through `public_proof` and `own_openings`."""
+server for ever; openings leave it only through `hand_proof` (and a recorded `deck_reveal`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -80,32 +80,35 @@ def _entropy_take(table_id: int) -> list[tuple[int, str, str]]:
 
 
 # Openings -------------------------------------------------------------------------------------
-def public_proof(hand: Hand) -> dict[str, Any]:
-    """What anybody may check of a finished hand's deal: the root and entropy, and the openings
-    of the board and the shown hands — nothing else. Hands dealt before the private fair deal
-    keep their published seed."""
+@dataclass(frozen=True)
+class HandProof:
+    public: dict[str, Any]  # anybody's: root, entropy, the board's and shown hands' openings
+    own_openings: list[dict[str, Any]]  # the viewer's own hole cards': his eyes only
+
+
+def hand_proof(hand: Hand, state: HandState, seat: int | None) -> HandProof:
+    """What may be checked of a finished hand's deal, `state` being its parsed `hand.state`:
+    publicly the root and entropy and the openings of the board and the shown hands, and for
+    `seat` (None: not a player of the hand) the openings of his own hole cards — one rule,
+    `hole_visible`, decides both, and one Merkle tree serves both. Hands dealt before the
+    private fair deal keep their published seed (and open nothing more)."""
     if hand.fairness == fairness.LEGACY:
-        return {"scheme": fairness.LEGACY, "commitment": hand.commitment, "seed": hand.seed}
-    state = HandState.from_json(hand.state)
+        return HandProof({"scheme": fairness.LEGACY, "commitment": hand.commitment,
+                          "seed": hand.seed}, [])
     n = len(state.players)
-    deals = fairness.board_deals(n, len(state.board))
+    public = fairness.board_deals(n, len(state.board))
+    own: list[int] = []
     for i, p in enumerate(state.players):
-        if hole_visible(p, None):  # the one rule: shown hands
-            deals += fairness.hole_deals(n, i)
-    return {"scheme": fairness.SCHEME, "root": hand.commitment, "entropy": hand.entropy,
-            "openings": _openings(hand, deals)}
-
-
-def own_openings(hand: Hand, seat: int | None) -> list[dict[str, Any]]:
-    """The openings of `seat`'s own hole cards (the one rule, `hole_visible`, lets him see
-    them): for that player's eyes only."""
-    if seat is None or hand.fairness != fairness.SCHEME:
-        return []
-    players = HandState.from_json(hand.state).players
-    for i, p in enumerate(players):
-        if p.seat == seat and hole_visible(p, seat):
-            return _openings(hand, fairness.hole_deals(len(players), i))
-    return []
+        if hole_visible(p, None):  # shown hands
+            public += fairness.hole_deals(n, i)
+        if seat is not None and p.seat == seat and hole_visible(p, seat):
+            own += fairness.hole_deals(n, i)
+    deck = fairness.committed(hand.deck_key)
+    entropy = [e["value"] for e in hand.entropy]
+    return HandProof({"scheme": fairness.SCHEME, "root": hand.commitment,
+                      "entropy": hand.entropy,
+                      "openings": fairness.openings(deck, entropy, public)},
+                     fairness.openings(deck, entropy, own) if own else [])
 
 
 def _openings(hand: Hand, deals: list[int]) -> list[dict[str, Any]]:

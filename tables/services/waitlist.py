@@ -31,11 +31,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from pokerroom.celery import app as celery_app
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableConfig, WaitingListEntry
 from tables.services.locks import table_lock
 
 logger = logging.getLogger(__name__)
+OFFERS_EXPIRE_TASK = "tables.waitlist_offers_expire"  # tables/tasks.py
 
 
 def offer_seconds() -> int:
@@ -131,14 +133,6 @@ def waitlist_status(*, table_id: int, user_id: int | None,
         offered_seat=mine.offered_seat if live else None,
         offer_expires_at=mine.offer_expires_at if live else None,
     )
-
-
-def waiting_counts(table_ids: list[int]) -> dict[int, int]:
-    """Table id → players on its waiting list (for the lobby)."""
-    from django.db.models import Count
-
-    return dict(WaitingListEntry.objects.filter(table_id__in=table_ids).values("table")
-                .annotate(n=Count("id")).values_list("table", "n"))
 
 
 # Writing (under the table lock) -------------------------------------------------------------
@@ -245,10 +239,8 @@ def offers_expire(*, table_id: int, now: datetime.datetime | None = None) -> int
 def offer_expire_schedule(*, table_id: int, at: datetime.datetime) -> None:
     """Queue the expiry task at the offer's end (on commit). Losing it only delays the list
     until the next read (see the module docstring)."""
-    from tables.tasks import waitlist_offers_expire
-
-    try:
-        waitlist_offers_expire.apply_async(kwargs={"table_id": table_id},
-                                           eta=at + datetime.timedelta(milliseconds=200))
+    try:  # by name: tables/tasks.py imports this module (no import circle)
+        celery_app.send_task(OFFERS_EXPIRE_TASK, kwargs={"table_id": table_id},
+                             eta=at + datetime.timedelta(milliseconds=200))
     except Exception:  # the broker is down: the lazy checks still move the list on
         logger.exception("table %s: queueing the waiting-list expiry failed", table_id)

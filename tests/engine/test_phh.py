@@ -24,6 +24,7 @@ from tables.engine import (
     start_hand,
 )
 from tests.conftest import PHH_CORPUS_MISSING, running_in_ci
+from tests.engine.random_play import random_action
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_PHH = REPO_ROOT.parent / "shared" / "phh"
@@ -263,15 +264,7 @@ def _play_random_hand(rng: random.Random, structure: Structure):
     while not state.is_over:
         la = legal_actions(state)
         assert la is not None
-        if la.show or la.muck:
-            events += apply_action(state, la.seat, rng.choice(["show", "muck"]))
-        elif la.call and rng.random() < 0.15:
-            events += apply_action(state, la.seat, "fold")
-        elif (la.bet or la.raise_) and rng.random() < 0.35:
-            verb = "bet" if la.bet else "raise"
-            events += apply_action(state, la.seat, verb, rng.randint(la.min_to, la.max_to))
-        else:
-            events += apply_action(state, la.seat, "check" if la.check else "call")
+        events += apply_action(state, la.seat, *random_action(la, rng, timeout_rate=0))
     return state, events
 
 

@@ -20,11 +20,12 @@ converted explicitly:
   payoffs are the same either way). No rake, no timeouts (pokerkit has neither);
 * pokerkit gives a player who already matches the bet an "option" even when every opponent is
   all-in; we skip him (there is nobody to bet against), so the driver checks for him in pokerkit;
-* raise permission, two documented pokerkit conventions (we follow DESIGN.md "re-raising"):
-  pokerkit starts each round with a last full raise of 0, so the round's first short all-in counts
-  as a full raise and re-opens betting for players who already acted (we do not re-open); and in
-  fixed limit pokerkit counts a short all-in towards the cap (we count the bet and full raises).
-  In those spots the driver picks no raise and counts the occurrence in the printed statistics;
+* raise permission, two documented pokerkit conventions (we follow the room's rule, docs/engine.md
+  "Acting"): pokerkit starts each round with a last full raise of 0, so the round's first short
+  all-in counts as a full raise and re-opens betting for players who already acted (we do not
+  re-open); and in fixed limit pokerkit counts a short all-in towards the cap (we count the bet and
+  full raises). In those spots the driver picks no raise and counts the occurrence in the printed
+  statistics;
 * a big blind all-in for less than the big blind: pokerkit lowers the bet to what he posted, we
   keep it at the big blind (rules: "the value of each bet in the first round is $10"). So the
   big blind always has at least his ante plus the big blind here (``cover_the_big_blind``);

@@ -131,7 +131,7 @@ def test_acts_and_seating_in_parallel_keep_the_ledger_balanced(play_table, make_
                              expected_version=ts.version),
         lambda: services.seat_take(table_id=play_table.pk, user=newcomer, number=5, amount=200,
                                    idempotency_key="race-new"),
-        lambda: services.top_up(table_id=play_table.pk, user_id=users[0].pk, amount=20,
+        lambda: services.seat_top_up(table_id=play_table.pk, user_id=users[0].pk, amount=20,
                                 idempotency_key="race-top"),
         lambda: services.sit_out(table_id=play_table.pk, user_id=users[1].pk),
     ])

@@ -73,7 +73,7 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
         if round_ in (8, 9):
             for user in players:  # (some are at the table's maximum: refused)
                 with contextlib.suppress(services.TableError):
-                    services.top_up(table_id=table.pk, user_id=user.pk, amount=20,
+                    services.seat_top_up(table_id=table.pk, user_id=user.pk, amount=20,
                                     idempotency_key=f"schema-{round_}-{user.pk}")
         if services.hand_start(table_id=table.pk, force=True) is None:
             continue
@@ -121,3 +121,10 @@ def test_the_protocol_document_lists_every_event_with_its_fields():
     for kind, schema in events.EVENTS.items():
         fields = set(schema.__annotations__) - {"type"}
         assert fields <= rows[kind], f"{kind}: {fields - rows[kind]} not in docs/protocol.md"
+
+
+def test_the_protocol_documents_the_snapshot_as_declared():
+    text = PROTOCOL.read_text()
+    section = text[text.index("### `snapshot`"):]
+    example = json.loads(section[section.index("```json") + 7:section.index("```\n")])
+    assert events.snapshot_problems(example) == []

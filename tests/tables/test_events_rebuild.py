@@ -110,7 +110,7 @@ def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_pl
     checked = folds_with_pots = 0
     for round_ in range(10):
         for seat in Seat.objects.filter(table=play_table, chips=0):  # busted: buys again
-            services.top_up(table_id=play_table.pk, user_id=seat.player_id, amount=100,
+            services.seat_top_up(table_id=play_table.pk, user_id=seat.player_id, amount=100,
                             idempotency_key=f"rebuy-{round_}-{seat.pk}")
         if round_ == 2:  # dan sits out and misses blinds (status events say so), then is back
             services.sit_out(table_id=play_table.pk, user_id=users[3].pk)

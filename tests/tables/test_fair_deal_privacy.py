@@ -221,7 +221,7 @@ def _refill(table_id: int, user_id: int, number: int) -> None:
 
     seat = Seat.objects.get(table_id=table_id, player_id=user_id)
     if seat.chips < 100:
-        services.top_up(table_id=table_id, user_id=user_id, amount=200 - seat.chips,
+        services.seat_top_up(table_id=table_id, user_id=user_id, amount=200 - seat.chips,
                         idempotency_key=f"refill-{number}-{user_id}")
 
 

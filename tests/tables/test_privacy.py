@@ -75,7 +75,7 @@ def key_leaks(client: Client, table_id: int) -> list[str]:
 
 def refill(table_id: int) -> None:
     for seat in Seat.objects.filter(table_id=table_id, chips__lt=100):
-        services.top_up(table_id=table_id, user_id=seat.player_id, amount=200 - seat.chips,
+        services.seat_top_up(table_id=table_id, user_id=seat.player_id, amount=200 - seat.chips,
                         idempotency_key=f"refill-{uuid.uuid4().hex}")
 
 

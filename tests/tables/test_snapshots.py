@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tables import services
+from tables.events import snapshot_problems
+from tables.services.chat import chat_say
 from tables.snapshots import table_snapshot
 from tests.tables.decks import dealt, deck_key_fix
 from tests.tables.helpers import play_out, to_act_user
@@ -67,6 +69,34 @@ def test_recent_hands_carry_commitment_and_summary(play_table, make_player, sit,
                                                                first.commitment]
     assert KEY not in str(snap)
     assert snap["hand"]["result"]["board"] == [dealt(KEY)[k] for k in (5, 6, 7, 9, 11)]
+
+
+def test_a_snapshot_has_exactly_the_declared_shape(make_table, make_player, sit, fixed_deck):
+    """Every key of a real snapshot is declared (tables/events.py `Snapshot`) and every declared
+    key is there, at every level, with values of the declared types: a spectator's before the
+    first hand, a player's on his turn (time bank, chat, a hand finished before) and after the
+    showdown."""
+    table = make_table(name="Elm", structure="NL", lower_stake=2, max_seats=6,
+                       hand_pause_seconds=0, time_bank_seconds=30,
+                       time_bank_cap_seconds=60)
+    ann, ben = make_player("ann"), make_player("ben")
+    sit(table, ann, 1)
+    sit(table, ben, 2)
+    snaps = [table_snapshot(table_id=table.pk, user_id=None)]
+    chat_say(table_id=table.pk, user_id=ann.pk, text="good luck")
+    services.hand_start(table_id=table.pk, force=True)
+    services.act(table_id=table.pk, user_id=ann.pk, action="fold")
+    services.hand_start(table_id=table.pk, force=True)
+    on_turn = table_snapshot(table_id=table.pk, user_id=to_act_user(table.pk))
+    snaps += [on_turn, table_snapshot(table_id=table.pk, user_id=None)]
+    play_out(table.pk, passive=True)
+    snaps.append(table_snapshot(table_id=table.pk, user_id=ann.pk))
+    # the optional parts are there to be checked
+    assert snaps[0]["hand"] is None and on_turn["you"]["legal"] is not None
+    assert on_turn["table"]["time_bank"] and on_turn["chat"] and on_turn["recent_hands"]
+    assert snaps[-1]["hand"]["is_over"] and snaps[-1]["hand"]["result"]
+    for snap in snaps:
+        assert snapshot_problems(snap) == [], snap
 
 
 def test_summary_of_a_split_pot_and_real_money(make_table, make_player, sit):

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from tables import services
-from tables.engine import fairness, legal_actions
+from tables.engine import HandState, fairness, legal_actions
 from tables.histories.record import load_record
 from tables.models import Hand, HandEvent, TableConfig
-from tables.services.dealing import own_openings, public_proof
+from tables.services.dealing import hand_proof
 from tables.snapshots import table_snapshot
 from tests.tables.helpers import live, to_act_user
 
@@ -46,8 +46,8 @@ def from_history(hand: Hand, user_id: int | None) -> Seen:
 
 def from_openings(hand: Hand, seat: int | None) -> set[int]:
     """The deal positions opened to a viewer: publicly, plus his own."""
-    opened = {o["deal"] for o in public_proof(hand)["openings"]}
-    return opened | {o["deal"] for o in own_openings(hand, seat)}
+    proof = hand_proof(hand, HandState.from_json(hand.state), seat)
+    return {o["deal"] for o in [*proof.public["openings"], *proof.own_openings]}
 
 
 def hole_positions(hand: Hand, seats: set[int]) -> set[int]:

@@ -22,6 +22,7 @@ from tables.engine import (
     start_hand,
 )
 from tables.histories.record import HandRecord
+from tests.engine.random_play import random_action
 
 STRUCTURES = {Structure.NO_LIMIT: "NL", Structure.POT_LIMIT: "PL", Structure.FIXED_LIMIT: "FL"}
 STARTED = datetime.datetime(2026, 11, 26, 6, 2, 3, tzinfo=datetime.UTC)
@@ -47,17 +48,7 @@ def random_record(rng: random.Random, number: int = 1) -> HandRecord:
     while not state.is_over:
         la = legal_actions(state)
         assert la is not None
-        if la.show or la.muck:
-            events += apply_action(state, la.seat, rng.choice(["show", "muck"]))
-        elif rng.random() < 0.04:
-            events += apply_action(state, la.seat, "timeout")
-        elif la.call and rng.random() < 0.15:
-            events += apply_action(state, la.seat, "fold")
-        elif (la.bet or la.raise_) and rng.random() < 0.35:
-            verb = "bet" if la.bet else "raise"
-            events += apply_action(state, la.seat, verb, rng.randint(la.min_to, la.max_to))
-        else:
-            events += apply_action(state, la.seat, "check" if la.check else "call")
+        events += apply_action(state, la.seat, *random_action(la, rng, timeout_rate=0.04))
     for p in state.players:  # shown in the pause after the hand, as hand_show does
         if not p.shown and rng.random() < 0.1:
             p.shown = True

@@ -86,6 +86,17 @@ def two_tables(make_table, make_player, sit, monkeypatch):
     return tables, seed
 
 
+def both_started_and_called(on_copy: TableConfig, locked: TableConfig) -> None:
+    """Both tables start a hand and its first player calls: `on_copy` keeps its copy of the
+    table, `locked` (copies off) took the same step under the lock."""
+    for table in (on_copy, locked):
+        services.hand_start(table_id=table.pk, force=True)
+        user_id, _state = to_act(table.pk)
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            act(table.pk, user_id, "call")
+    assert on_copy.pk in copies._copies
+
+
 def test_a_mid_hand_action_after_this_processs_own_is_one_statement(two_tables):
     (table, _other), _seed = two_tables
     services.hand_start(table_id=table.pk, force=True)
@@ -131,11 +142,8 @@ def test_both_commits_give_the_same_hands_event_for_event(two_tables):
 def test_an_admin_timer_change_mid_hand_reaches_the_next_turn_under_both_commits(
         two_tables, admin_client):
     (on_copy, locked), _seed = two_tables
+    both_started_and_called(on_copy, locked)
     for table in (on_copy, locked):
-        services.hand_start(table_id=table.pk, force=True)
-        user_id, _state = to_act(table.pk)
-        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
-            act(table.pk, user_id, "call")  # the copy of `on_copy` is kept
         admin_timer_change(admin_client, table, action_seconds=45)
         user_id, _state = to_act(table.pk)
         with override_settings(ROOM_TABLE_COPIES=table is on_copy):
@@ -192,11 +200,7 @@ def test_a_copy_commit_waiting_on_a_lock_holder_writes_nothing_and_runs_under_th
     took the same turn (another socket of the same player), else applied. Either way the table
     ends exactly as the other table does after the same two actions, taken one by one."""
     (on_copy, locked), _seed = two_tables
-    for table in (on_copy, locked):
-        services.hand_start(table_id=table.pk, force=True)
-        user_id, _state = to_act(table.pk)
-        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
-            act(table.pk, user_id, "call")  # the copy of `on_copy` is kept
+    both_started_and_called(on_copy, locked)
     ts, _hand, state = live(on_copy.pk)
     user_id = int(state.players[state.to_act].player_id)
     action = "check" if legal_actions(state).check else "call"

@@ -7,9 +7,10 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from tables import services
-from tables.engine import fairness
+from tables.engine import HandState, fairness
 from tables.engine.deck import commitment as seed_commitment
 from tables.models import DeckEntropy, Hand, TableState
+from tables.services import dealing
 from tables.services.dealing import entropy_add
 from tests.tables.decks import dealt, deck_key_fix
 from tests.tables.helpers import play_out
@@ -83,6 +84,24 @@ def test_a_hand_dealt_before_the_private_deal_publishes_its_seed(two_seated):
                              "seed": seed}
     assert fairness.verify_hand(data) == []
     assert data["result"]["board"] == [shuffled_deck(seed)[k] for k in (5, 6, 7, 9, 11)]
+
+
+def test_a_hands_proof_and_a_players_openings_come_from_one_tree(two_seated, monkeypatch):
+    """The hand's page asks once: the public proof (board and shown cards) and the viewer's own
+    openings are cut from one Merkle tree, from the state the record already parsed."""
+    table, alice, _bob = two_seated
+    hand = services.hand_start(table_id=table.pk, force=True)
+    services.act(table_id=table.pk, user_id=alice.pk, action="fold")  # nobody shows
+    hand.refresh_from_db()
+    built, build = [], fairness.committed
+    monkeypatch.setattr(fairness, "committed", lambda key: built.append(key) or build(key))
+    state = HandState.from_json(hand.state)
+    proof = dealing.hand_proof(hand, state, 1)
+    assert built == [KEY]
+    n, me = len(state.players), [p.seat for p in state.players].index(1)
+    assert [o["deal"] for o in proof.public["openings"]] == []  # no board, nothing shown
+    assert [o["deal"] for o in proof.own_openings] == list(fairness.hole_deals(n, me))
+    assert dealing.hand_proof(hand, state, None).own_openings == []
 
 
 def _seats_of(state):

@@ -132,7 +132,7 @@ def test_table_events_do_not_make_an_act_stale_but_the_hand_moving_on_does(
     # alice's socket reconnects (a bonus)
     sit(play_table, dave, 4)
     services.sit_out(table_id=play_table.pk, user_id=carol.pk)
-    services.top_up(table_id=play_table.pk, user_id=bob.pk, amount=10, idempotency_key="bob+10")
+    services.seat_top_up(table_id=play_table.pk, user_id=bob.pk, amount=10, idempotency_key="bob+10")
     assert services.hand_reconnect_bonus(table_id=play_table.pk, user_id=alice.pk,
                                          dropped_at=timezone.now())
     assert live(play_table.pk)[0].version == seen + 4
@@ -273,7 +273,7 @@ def test_top_ups_join_the_stacks_as_the_hand_starts_in_one_write(play_table, mak
     alice, bob = make_player("alice"), make_player("bob")
     sit(play_table, alice, 1, 80)
     sit(play_table, bob, 2, 80)
-    services.top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
+    services.seat_top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
 
     with CaptureQueriesContext(connection) as queries:
         hand = services.hand_start(table_id=play_table.pk, force=True)
@@ -297,7 +297,7 @@ def test_a_top_up_that_no_longer_fits_takes_what_fits_and_refunds_the_rest(
     alice, bob = make_player("alice"), make_player("bob")
     seat = sit(play_table, alice, 1, 80)
     other = sit(play_table, bob, 2, 200)
-    services.top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
+    services.seat_top_up(table_id=play_table.pk, user_id=alice.pk, amount=120, idempotency_key="a+120")
     # she wins 50 before the next hand: 130 + 120 would be above the maximum of 200
     settle_hand(table=play_table, hand_id="won", deltas={seat.pk: 50, other.pk: -50}, rake=0)
     wallet_before = wallet_account(user=alice, currency=play_table.currency).balance

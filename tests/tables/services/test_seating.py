@@ -123,7 +123,7 @@ def test_top_up_joins_the_stack_when_the_next_hand_starts(play_table, make_playe
     sit(play_table, a, 1, 100)
     sit(play_table, b, 2, 100)
     services.hand_start(table_id=play_table.pk, force=True)
-    services.top_up(table_id=play_table.pk, user_id=a.pk, amount=50, idempotency_key="t1")
+    services.seat_top_up(table_id=play_table.pk, user_id=a.pk, amount=50, idempotency_key="t1")
     _ts, _hand, state = live(play_table.pk)
     assert state.player(1).start_stack == 100  # table stakes: not in this hand
     play_out(play_table.pk, passive=True)
@@ -143,7 +143,7 @@ def test_a_refused_top_up_changes_nothing_and_its_key_may_be_sent_again(
     balances = list(LedgerAccount.objects.order_by("pk").values_list("balance", flat=True))
 
     with pytest.raises(services.TableError) as refused:  # 150 + 60 is above the maximum of 200
-        services.top_up(table_id=play_table.pk, user_id=a.pk, amount=60, idempotency_key="t1")
+        services.seat_top_up(table_id=play_table.pk, user_id=a.pk, amount=60, idempotency_key="t1")
 
     assert refused.value.code == "above_max_buy_in"
     assert live(play_table.pk)[0].version == version  # no event
@@ -152,7 +152,7 @@ def test_a_refused_top_up_changes_nothing_and_its_key_may_be_sent_again(
         key="t1").exists()
     # the same key with an amount that fits is a new request; sent twice, it moves money once
     for _ in range(2):
-        assert services.top_up(table_id=play_table.pk, user_id=a.pk, amount=50,
+        assert services.seat_top_up(table_id=play_table.pk, user_id=a.pk, amount=50,
                                idempotency_key="t1") == 50
     assert PendingTopUp.objects.get().amount == 50
     assert live(play_table.pk)[0].version == version + 1  # one `top_up` event
@@ -215,7 +215,7 @@ def test_a_busted_player_sits_out_until_he_tops_up(play_table, make_player, sit)
     loser = Seat.objects.get(table=play_table, chips=0)
     assert loser.status == SeatStatus.SITTING_OUT and loser.sat_out_at is not None
     assert services.hand_start(table_id=play_table.pk, force=True) is None
-    services.top_up(table_id=play_table.pk, user_id=loser.player_id, amount=100,
+    services.seat_top_up(table_id=play_table.pk, user_id=loser.player_id, amount=100,
                     idempotency_key="back")
     loser.refresh_from_db()
     assert loser.status == SeatStatus.PLAYING
