@@ -9,8 +9,8 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         """Give the timers the dealer of due hands: the services sit above the timers, which
-        must not import them (tables/timers.py)."""
-        from tables import timers
+        must not import them (tables/scheduling.py)."""
+        from tables import scheduling
         from tables.services.starting import hand_start
 
-        timers.dealer_set(hand_start)
+        scheduling.dealer_set(hand_start)

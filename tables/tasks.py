@@ -9,18 +9,18 @@ from dataclasses import asdict
 from celery import shared_task
 
 from pokerroom.logs import log_context
-from tables import timers
+from tables import scheduling
 from tables.models import Hand
-from tables.services import deadlines, starting, sweeps, waitlist
+from tables.services import starting, sweeps, timeouts, waitlist
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name=timers.HAND_TIMEOUT_TASK)
+@shared_task(name=scheduling.HAND_TIMEOUT_TASK)
 def hand_timeout(*, hand_id: int, version: int) -> bool:
     """Act for the player to act when the deadline of the turn at `version` has passed."""
     with log_context(hand_id=hand_id):
-        acted = deadlines.hand_timeout(hand_id=hand_id, version=version)
+        acted = timeouts.hand_timeout(hand_id=hand_id, version=version)
         if acted:
             table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
             logger.info("turn timed out: the server acted for the player",
@@ -28,7 +28,7 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     return acted
 
 
-@shared_task(name=timers.HAND_START_TASK)
+@shared_task(name=scheduling.HAND_START_TASK)
 def hand_start(*, table_id: int) -> int | None:
     """Start the table's next hand once its pause is over (no-op otherwise)."""
     with log_context(table_id=table_id):

@@ -1,5 +1,5 @@
 """No import circle inside tables/: the steps' effects queue tasks by name and get the dealer of
-due hands from the app (tables/timers.py), so the tasks can import the services they call.
+due hands from the app (tables/scheduling.py), so the tasks can import the services they call.
 Imports inside functions count (they only postpone a circle); `TYPE_CHECKING` ones do not."""
 from __future__ import annotations
 
