@@ -8,7 +8,7 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables"
 
     def ready(self) -> None:
-        """Give the timers the dealer of due hands: the services sit above the timers, which
+        """Give the scheduler the dealer of due hands: the services sit above the scheduler, which
         must not import them (tables/scheduling.py)."""
         from tables import scheduling
         from tables.services.starting import hand_start

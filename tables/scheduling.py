@@ -3,7 +3,7 @@
 Kept behind two functions so tests can record instead of queueing (fixture `fake_timers`).
 Tasks are sent by their registered name (tables/tasks.py declares them): the steps that queue
 them sit below the services the tasks call, so importing the task module here would close an
-import circle (effects → timers → tasks → services → effects). For the same reason the hand
+import circle (effects → scheduling → tasks → services → effects). For the same reason the hand
 dealt at once comes from `dealer_set`, which the app wires when it is ready (tables/apps.py).
 Tasks expire well after their eta: a stale task never runs days later; the beat sweeper
 catches anything lost."""
