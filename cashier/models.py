@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tables.models import Currency, Seat, TableConfig
+from cashier.money import Currency
+from tables.models import Seat, TableConfig
 
 __all__ = [
     "AccountKind",

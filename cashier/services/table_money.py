@@ -29,7 +29,7 @@ from cashier.models import (
     TopUpStatus,
     TransactionKind,
 )
-from cashier.money import money_format
+from cashier.money import Currency, money_format
 from cashier.services.ledger import (
     Statement,
     accounts_find,
@@ -45,7 +45,7 @@ from cashier.services.ledger import (
     wallet_lookup,
 )
 from cashier.services.responsible import exclusion_check
-from tables.models import Currency, Hand, Seat, Structure, TableConfig
+from tables.models import Hand, Seat, Structure, TableConfig
 
 
 def _positive(amount: int) -> None:

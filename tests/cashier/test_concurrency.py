@@ -20,6 +20,7 @@ from django.db import connection, transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, PendingTopUp, TopUpStatus, Withdrawal
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     accounts_lock,
@@ -37,7 +38,7 @@ from cashier.services import (
     withdrawal_request,
 )
 from cashier.services.ledger import accounts_find, escrow_lookup, system_lookup
-from tables.models import Currency, Seat
+from tables.models import Seat
 from tests.conftest import backend_pid, until_waiting_on_a_lock
 
 from .conftest import SANDBOX_OK, new_key

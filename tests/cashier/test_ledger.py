@@ -7,6 +7,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, LedgerEntry, LedgerTransaction
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     accounts_lock,
@@ -16,7 +17,6 @@ from cashier.services import (
     system_account,
     wallet_account,
 )
-from tables.models import Currency
 
 from .conftest import SANDBOX_OK, new_key
 
@@ -47,7 +47,7 @@ def test_a_wallet_cannot_go_below_zero(make_player):
             amount=1_001, idempotency_key=new_key(),
         )
     assert refused.value.code == "insufficient_funds"
-    assert "$10.00 available" in refused.value.message
+    assert "$10 available" in refused.value.message
     assert wallet_account(user=ann, currency=Currency.REAL).balance == 1_000
 
 

@@ -18,6 +18,7 @@ from hypothesis.stateful import (
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, Withdrawal
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     apply_top_ups,
@@ -33,7 +34,7 @@ from cashier.services import (
     withdrawal_cancel,
     withdrawal_request,
 )
-from tables.models import Currency, Seat, TableConfig
+from tables.models import Seat, TableConfig
 
 from .conftest import SANDBOX_OK, new_key
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from cashier.money import Currency
 from tables.bots import (
     Bot,
     TableTally,
@@ -25,7 +26,7 @@ from tables.bots import (
     session_cookie,
     summary_lines,
 )
-from tables.models import Currency, Seat, TableConfig
+from tables.models import Seat, TableConfig
 
 
 def room_url() -> str:
