@@ -7,7 +7,7 @@ import logging
 
 from celery import shared_task
 
-from pokerroom.logs import log_context
+from observability.logs import log_context
 from tables import services
 from tables.models import Hand
 

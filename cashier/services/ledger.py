@@ -29,7 +29,7 @@ from cashier.models import (
     LedgerTransaction,
 )
 from cashier.money import money_format
-from pokerroom import metrics
+from observability import metrics
 from tables.models import TableConfig
 
 Legs = Sequence[tuple[LedgerAccount, int]]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from cashier.errors import CashierError
 from cashier.services import cash_out, settle_hand
-from pokerroom import metrics
+from observability import metrics
 from tables.engine import HandState, fairness
 from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
 from tables.recent import iso, recent_entry

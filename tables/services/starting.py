@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier.services import top_ups_join
-from pokerroom import metrics
+from observability import metrics
 from tables.engine import SeatIn, blind_seats, next_button, start_hand
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request

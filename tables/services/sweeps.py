@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier.errors import CashierError
-from pokerroom import metrics
+from observability import metrics
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.deadlines import hand_timeout
 from tables.services.finishing import seat_remove
