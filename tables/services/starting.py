@@ -12,6 +12,7 @@ from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
 from tables.services.locks import seats_lock, table_lock
 from tables.services.log import EventLog, status_event
+from tables.services.stacks import money_terms
 from tables.services.steps import engine_step
 from tables.services.timebank import bank_count
 
@@ -71,9 +72,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
                 log.add(event)
             seats = seats_lock(held)
         chips = {s.pk: s.chips for s in seats}
-        applied = top_ups_join(table=table, seats=seats)
-        if applied is not None:
-            log.write(applied)
+        log.stacks(top_ups_join(terms=money_terms(table), chips=chips,
+                                pending={s.pk: s.pending for s in seats}))
         if any(s.chips != chips[s.pk] for s in seats):
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)

@@ -13,17 +13,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cashier.services import (
-    buy_in,
     deposit,
     deposit_limit_set,
     play_money_grant,
     self_exclusion_start,
-    settle_hand,
     withdrawal_request,
 )
 from pokerroom.operators.selectors import rake_by_table_and_day
 from tables import services
 from tables.models import HandEvent, Seat
+from tests.cashier.seats import buy_in, settle_hand
 from tests.tables.played import hand_checked_down, quiet_timers, seat_players  # noqa: F401
 
 DASHBOARD = "operators:dashboard"
