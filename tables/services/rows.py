@@ -235,8 +235,8 @@ def update_statement(obj: Model, names: Sequence[str]) -> Statement:
 
 def updates_statement(objs: Sequence[Model], names: Sequence[str]) -> Statement:
     """UPDATE the named fields of several rows of one model by primary key, in one statement
-    (`update_statement` for each, joined: a CASE on the key per field, cast to the column's
-    type). Each row is named once."""
+    (`update_statement` for each, joined: a CASE on the key per field). Each row is named
+    once."""
     if len(objs) == 1:
         return update_statement(objs[0], names)
     conn = _conn()
@@ -248,9 +248,11 @@ def updates_statement(objs: Sequence[Model], names: Sequence[str]) -> Statement:
     sets, values = [], []
     for name in dict.fromkeys(names):
         column, field = meta.columns[name]
-        cases = " ".join(["WHEN %s THEN %s"] * len(objs))
-        sets.append(f"{column} = CAST(CASE {pk_column} {cases} END AS "
-                    f"{field.cast_db_type(conn)})")
+        case = f"CASE {pk_column} {' '.join(['WHEN %s THEN %s'] * len(objs))} END"
+        # PostgreSQL types a CASE of parameters as text: cast it to the column's type. SQLite
+        # stores what it is given (and would turn "2026-01-02 ..." cast AS datetime into 2026).
+        sets.append(f"{column} = " + (f"CAST({case} AS {field.cast_db_type(conn)})"
+                                      if conn.vendor == "postgresql" else case))
         for key, obj in zip(keys, objs, strict=True):
             values += [key, field.get_db_prep_save(getattr(obj, field.attname), conn)]
     return (f"UPDATE {meta.name} SET {', '.join(sets)} WHERE {pk_column} IN "
