@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datetime) -> None:
     """Settle the finished hand: stacks and rake through the cashier, a HandSummary for the
     lobby, `hand_end` completed (its line in the recent hands), `stacks`, leavers cashed out,
-    the busted sat out, the next hand timed. Needs the table lock."""
+    the busted sat out, the next hand timed. The cashier returns the stacks' changes; the
+    log writes them with the step. Needs the table lock; locks the table's seats."""
     ts, effects = log.state, log.held.effects
     table = ts.table
     result = state.result or {}
