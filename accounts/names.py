@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
@@ -28,8 +29,7 @@ def normalize_display_name(raw: str) -> str:
 def check_display_name(name: str, *, user_pk: int | None, staff: bool = False) -> None:
     """Raise ValidationError if `name` (normalized) is unfit for the user `user_pk` (staff may
     use the house's titles)."""
-    from accounts.models import User
-
+    User = get_user_model()  # the model module imports this one
     if any(unicodedata.category(c) in {"Cc", "Cf", "Co", "Cn"} for c in name):
         raise ValidationError("Use visible characters only.", code="invisible")
     if confusables.is_dangerous(name):
@@ -43,8 +43,7 @@ def check_display_name(name: str, *, user_pk: int | None, staff: bool = False) -
 
 def check_new_username(username: str, *, staff: bool = False) -> None:
     """A new account may not take a name another player already shows at the tables."""
-    from accounts.models import User
-
+    User = get_user_model()  # the model module imports this one
     if username.casefold() in HOUSE_NAMES and not staff:
         raise ValidationError(TAKEN, code="house_name")
     if confusables.is_dangerous(username):

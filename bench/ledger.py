@@ -166,8 +166,8 @@ def main() -> int:
         from django.db import connections
 
         from cashier.audit import ledger_audit
+        from cashier.money import Currency
         from cashier.services import deposit, wallet_account
-        from tables.models import Currency
 
         call_command("migrate", verbosity=0)
         print(f"database: throwaway {name} (dropped at the end)")

@@ -26,7 +26,6 @@ from cashier.models import (
     Withdrawal,
     WithdrawalStatus,
 )
-from tables.models import Seat
 
 
 @dataclass
@@ -96,7 +95,8 @@ def ledger_audit(*, max_reported: int = 50) -> AuditReport:
         if sum(by_kind.values()) != 0:
             bad.append(f"{currency} balances sum to {sum(by_kind.values())}, not 0")
 
-    chips = dict(Seat.objects.values_list("table_id").annotate(total=Sum("chips")))
+    seat = PendingTopUp._meta.get_field("seat").related_model  # the tables' Seat, not imported
+    chips = dict(seat._default_manager.values_list("table_id").annotate(total=Sum("chips")))
     waiting = dict(
         PendingTopUp.objects.filter(status=TopUpStatus.PENDING)
         .values_list("table_id").annotate(total=Sum("amount"))

@@ -13,3 +13,9 @@ class CashierError(ValueError):
 
     def __repr__(self) -> str:
         return f"CashierError({self.code!r}, {self.message!r})"
+
+
+class LedgerBroken(RuntimeError):
+    """The ledger disagrees with the table: a table's escrow is not its seated chips plus its
+    pending top-ups. Never a player's doing (a bug, or a row changed by hand): the step that
+    found it writes nothing, and an operator looks (`audit_ledger` names every such table)."""

@@ -9,8 +9,8 @@ from typing import Any
 from django import forms
 
 from cashier.models import LimitPeriod, TransactionKind
+from cashier.money import Currency
 from cashier.providers import PROVIDERS
-from tables.models import Currency
 
 EXCLUSION_DAYS = [(1, "24 hours"), (7, "1 week"), (30, "1 month"), (90, "3 months"),
                   (180, "6 months"), (365, "1 year"), (1825, "5 years")]

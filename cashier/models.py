@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tables.models import Currency, Seat, TableConfig
+from cashier.money import Currency
 
 __all__ = [
     "AccountKind",
@@ -55,7 +55,7 @@ class LedgerAccount(models.Model):
         related_name="ledger_accounts",
     )
     table = models.ForeignKey(
-        TableConfig, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "tables.TableConfig", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -120,7 +120,7 @@ class LedgerTransaction(models.Model):
         related_name="ledger_transactions", help_text="The player the transaction concerns.",
     )
     table = models.ForeignKey(
-        TableConfig, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "tables.TableConfig", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     memo = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -250,10 +250,10 @@ class TopUpStatus(models.TextChoices):
 class PendingTopUp(models.Model):
     """Money already in the table's escrow, added to the seat when the next hand starts."""
 
-    table = models.ForeignKey(TableConfig, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey("tables.TableConfig", on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     seat = models.ForeignKey(
-        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="top_ups"
+        "tables.Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="top_ups"
     )
     amount = models.BigIntegerField()
     applied_amount = models.BigIntegerField(default=0)
@@ -274,7 +274,7 @@ class PendingTopUp(models.Model):
 class CashOut(models.Model):
     """A player leaving a table with `amount` chips: what the ratholing rule looks at."""
 
-    table = models.ForeignKey(TableConfig, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey("tables.TableConfig", on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     amount = models.BigIntegerField()
     transaction = models.ForeignKey(
@@ -294,7 +294,7 @@ class CashOut(models.Model):
 class HandSettlement(models.Model):
     """A finished hand's chip movements (one per table and hand) and its rake transaction."""
 
-    table = models.ForeignKey(TableConfig, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey("tables.TableConfig", on_delete=models.PROTECT, related_name="+")
     hand_id = models.CharField(max_length=64)
     deltas = models.JSONField()
     rake = models.BigIntegerField()

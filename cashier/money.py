@@ -1,5 +1,7 @@
-"""Money for people: integer minor units shown as "$1,234.56" or "2,500 chips", and amounts
-typed in currency units ("2", "2.00", "$2.00", "2,000") turned back into exact minor units.
+"""The room's money vocabulary: the two currencies, their minor units, the one formatter
+(`money_format`, mirrored by the browser's `moneyFormat` in static/js/table/format.js and
+tested against it), and amounts typed in currency units ("2", "2.00", "$2.00", "2,000") turned
+back into exact minor units. Lives in the cashier, which owns money; tables import it.
 
 The ledger and every model keep integers (cents for real money, chips for play money); only
 forms and pages speak currency units. Parsing goes through `Decimal`, never a float, and an
@@ -13,8 +15,15 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 
-from tables.models import Currency
+
+class Currency(models.TextChoices):
+    """Play and real money never mix: every account, table and transaction has one."""
+
+    PLAY = "PLAY", "Play money"
+    REAL = "REAL", "Real money"
+
 
 MINOR_PER_UNIT = {Currency.REAL: 100, Currency.PLAY: 1}
 
@@ -22,13 +31,24 @@ MINOR_PER_UNIT = {Currency.REAL: 100, Currency.PLAY: 1}
 _AMOUNT = re.compile(r"^(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d*)?$")
 
 
-def money_format(amount: int, currency: str) -> str:
-    """`money_format(123456, "REAL")` → "$1,234.56"; `money_format(2500, "PLAY")` → "2,500 chips"."""
+def money_format(amount: int, currency: str, *, grouped: bool = True) -> str:
+    """An amount in minor units for people, as the table UI has always shown it:
+
+    * real money (cents): "$5" for whole dollars, else "$2.50"; thousands separated
+      ("$1,234.56"); a negative amount puts its sign before the dollar sign ("-$2.50");
+    * play money (chips): the count, thousands separated ("1,250", "-1,250"), no unit word
+      (a table, a page or a column says the currency once).
+
+    `grouped=False` drops the separators ("$1234.56", "1250"), for hand-history formats that
+    tracker software reads. static/js/table/format.js `moneyFormat` follows the same rules
+    (tests/browser/test_money_format_browser.py compares the two)."""
+    sign = "-" if amount < 0 else ""
+    magnitude = abs(amount)
     if currency == Currency.REAL:
-        sign = "-" if amount < 0 else ""
-        dollars, cents = divmod(abs(amount), 100)
-        return f"{sign}${dollars:,}.{cents:02d}"
-    return f"{amount:,} chips"
+        dollars, cents = divmod(magnitude, 100)
+        whole = f"{dollars:,}" if grouped else str(dollars)
+        return f"{sign}${whole}" if cents == 0 else f"{sign}${whole}.{cents:02d}"
+    return sign + (f"{magnitude:,}" if grouped else str(magnitude))
 
 
 def money_input(amount: int | None, currency: str) -> str:
@@ -36,7 +56,8 @@ def money_input(amount: int | None, currency: str) -> str:
     if amount is None:
         return ""
     if currency == Currency.REAL:
-        return money_format(amount, currency).replace("$", "")
+        dollars, cents = divmod(abs(amount), 100)
+        return f"{'-' if amount < 0 else ''}{dollars:,}.{cents:02d}"
     return f"{amount:,}"
 
 

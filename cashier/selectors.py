@@ -13,7 +13,7 @@ from cashier.models import (
     Withdrawal,
     WithdrawalStatus,
 )
-from tables.models import Currency
+from cashier.money import Currency
 
 
 def balances_for(*, user: Any) -> dict[str, int]:

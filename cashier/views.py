@@ -29,8 +29,7 @@ from cashier.forms import (
     dollars_to_cents,
 )
 from cashier.models import DepositStatus, LimitPeriod, ResponsibleGamingProfile, Withdrawal
-from cashier.money import money_format
-from tables.models import Currency
+from cashier.money import Currency, money_format
 
 HISTORY_PAGE_SIZE = 20
 REAL, PLAY = Currency.REAL, Currency.PLAY

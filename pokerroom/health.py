@@ -25,7 +25,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from pokerroom import metrics
+from observability import metrics
 from pokerroom.celery import app as celery_app
 
 logger = logging.getLogger(__name__)

@@ -70,7 +70,7 @@ def redis_url(publish: bool) -> Iterator[str]:
 
 def metrics_dir_fresh(path: Path) -> str:
     """The directory where every process of the room writes its metrics (prometheus_client's
-    multiprocess mode, pokerroom/metrics.py), emptied of a previous run's files."""
+    multiprocess mode, observability/metrics.py), emptied of a previous run's files."""
     path.mkdir(parents=True, exist_ok=True)
     for old in path.glob("*.db"):
         old.unlink()

@@ -15,7 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from pokerroom.logs import logging_config
+from observability.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -308,7 +308,8 @@ WAITLIST_ACTIVE_FIRST: bool = env.bool("WAITLIST_ACTIVE_FIRST", default=True)
 
 # Operations: metrics and logs (docs/operations.md) -------------------------------------------
 # Prometheus: django-prometheus times every request (first and last middleware); the room's own
-# metrics are in pokerroom/metrics.py. GET /metrics needs `Authorization: Bearer $METRICS_TOKEN`
+# metrics are in observability/metrics.py. GET /metrics (pokerroom/scrape.py) needs
+# `Authorization: Bearer $METRICS_TOKEN`
 # or a staff session. Set PROMETHEUS_MULTIPROC_DIR (the same empty directory for every process
 # of the room) so that a scrape sums daphne's and the Celery workers' values.
 INSTALLED_APPS = [*INSTALLED_APPS, "django_prometheus"]
@@ -327,7 +328,7 @@ if env.bool("METRICS_DATABASE", default=False):
     }[DATABASES["default"]["ENGINE"]]
 
 # Logs: LOG_FORMAT=text (default) or json (one object per line); table and hand ids on table
-# lines; the sweeper's per-second task lines dropped (pokerroom/logs.py). Celery workers and beat
+# lines; the sweeper's per-second task lines dropped (observability/logs.py). Celery workers and beat
 # log through the same handler instead of replacing it with their own.
 LOG_FORMAT: str = env("LOG_FORMAT", default="text")
 LOGGING = logging_config(fmt=LOG_FORMAT, level=env("LOG_LEVEL", default="INFO"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from pokerroom import health, metrics
+from pokerroom import health, scrape
 from tables import views as table_views
 
 urlpatterns = [
@@ -11,7 +11,7 @@ urlpatterns = [
     path("livez", health.livez, name="livez"),
     path("readyz", health.readyz, name="readyz"),
     path("healthz", health.healthz, name="healthz"),
-    path("metrics", metrics.metrics_view, name="metrics"),
+    path("metrics", scrape.metrics_view, name="metrics"),
     path("accounts/", include("accounts.urls")),
     path("cashier/", include("cashier.urls")),
     path("tables/", include("tables.urls")),

@@ -17,7 +17,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from pokerroom import metrics
+from observability import metrics
 from tables import admission, fanout, services
 from tables.engine import fairness
 from tables.errors import TableError

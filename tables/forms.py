@@ -7,8 +7,15 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from cashier.money import MoneyField, money_format, money_input, money_parse, money_to_minor
-from tables.models import Currency, Structure, TableConfig
+from cashier.money import (
+    Currency,
+    MoneyField,
+    money_format,
+    money_input,
+    money_parse,
+    money_to_minor,
+)
+from tables.models import Structure, TableConfig
 from tables.selectors import SORT_KEYS, LobbyFilters
 
 

@@ -4,26 +4,29 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from tables.models import Currency, Structure, TableConfig
+from cashier.money import Currency, money_format
+from tables.models import Structure, TableConfig
 
 DASH = "\N{EN DASH}"
 STRUCTURE_SHORT = {Structure.NO_LIMIT: "NL", Structure.POT_LIMIT: "PL",
                    Structure.FIXED_LIMIT: "Limit"}
 
 
+def _unit(table: TableConfig) -> str:
+    """The line names play money's unit once per amount or range ("2,500 chips")."""
+    return "" if table.currency == Currency.REAL else " chips"
+
+
 def _amount(table: TableConfig, amount: int) -> str:
     """"$2.50" for real money; "2,500 chips" for play money."""
-    if table.currency == Currency.REAL:
-        return table.money_label(amount)
-    return f"{amount:,} chips"
+    return money_format(amount, table.currency) + _unit(table)
 
 
 def _range(table: TableConfig, low: int, high: int) -> str:
     if low == high:
         return _amount(table, low)
-    if table.currency == Currency.REAL:
-        return f"{table.money_label(low)}{DASH}{table.money_label(high)}"
-    return f"{low:,}{DASH}{high:,} chips"
+    money = table.currency
+    return f"{money_format(low, money)}{DASH}{money_format(high, money)}{_unit(table)}"
 
 
 def buy_in_range(table: TableConfig) -> str:

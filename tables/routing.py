@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from pokerroom.metrics import socket_observed
+from observability.metrics import socket_observed
 from tables import consumers
 
 websocket_urlpatterns = [

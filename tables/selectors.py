@@ -10,7 +10,8 @@ from typing import Any
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from tables.models import Currency, HandSummary, Seat, TableConfig, WaitingListEntry
+from cashier.money import Currency
+from tables.models import HandSummary, Seat, TableConfig, WaitingListEntry
 
 STATS_WINDOW = datetime.timedelta(hours=1)
 

@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 from celery import shared_task
 
-from pokerroom.logs import log_context
+from observability.logs import log_context
 from tables import scheduling
 from tables.models import Hand
 from tables.services import starting, sweeps, timeouts, waitlist

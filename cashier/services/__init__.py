@@ -40,6 +40,9 @@ from cashier.services.responsible import (
     session_reminder_set,
 )
 from cashier.services.table_money import (
+    NO_CHANGE,
+    StackChanges,
+    TableTerms,
     apply_top_ups,
     buy_in,
     cash_out,
@@ -52,7 +55,10 @@ from cashier.services.table_money import (
 )
 
 __all__ = [
+    "NO_CHANGE",
     "CashierError",
+    "StackChanges",
+    "TableTerms",
     "accounts_lock",
     "apply_top_ups",
     "buy_in",

@@ -29,8 +29,7 @@ from cashier.models import (
     LedgerTransaction,
 )
 from cashier.money import money_format
-from pokerroom import metrics
-from tables.models import TableConfig
+from observability import metrics
 
 Legs = Sequence[tuple[LedgerAccount, int]]
 Statement = tuple[str, list[Any]]  # SQL and its parameters
@@ -55,8 +54,8 @@ def wallet_account(*, user: Any, currency: str) -> LedgerAccount:
     return _account_get_or_create(kind=AccountKind.WALLET, currency=currency, user=user)
 
 
-def escrow_account(*, table: TableConfig) -> LedgerAccount:
-    return _account_get_or_create(kind=AccountKind.ESCROW, currency=table.currency, table=table)
+def escrow_account(*, table_id: int, currency: str) -> LedgerAccount:
+    return _account_get_or_create(kind=AccountKind.ESCROW, currency=currency, table_id=table_id)
 
 
 def system_account(*, kind: str, currency: str) -> LedgerAccount:
@@ -71,8 +70,8 @@ def wallet_lookup(*, user_id: int, currency: str) -> AccountLookup:
     return (AccountKind.WALLET, currency, user_id, None)
 
 
-def escrow_lookup(*, table: TableConfig) -> AccountLookup:
-    return (AccountKind.ESCROW, table.currency, None, table.pk)
+def escrow_lookup(*, table_id: int, currency: str) -> AccountLookup:
+    return (AccountKind.ESCROW, currency, None, table_id)
 
 
 def system_lookup(*, kind: str, currency: str) -> AccountLookup:
@@ -150,7 +149,7 @@ def ledger_post(
     currency: str,
     legs: Legs,
     user: Any = None,
-    table: TableConfig | int | None = None,
+    table: int | None = None,
     memo: str = "",
     link: tuple[type[Model], int, str] | None = None,
     also: Sequence[Statement] = (),
@@ -185,7 +184,7 @@ def ledger_post(
             )
     tx = LedgerTransaction(
         kind=kind, currency=currency, entry_count=len(entries), memo=memo,
-        user_id=getattr(user, "pk", user), table_id=getattr(table, "pk", table),
+        user_id=getattr(user, "pk", user), table_id=table,
         created_at=timezone.now(),
     )
     balances = amounts_add_statement(
@@ -306,23 +305,29 @@ def _claim(*, key: str, operation: str, fingerprint: str) -> int | None:
 
 
 def insert_unless_exists(model: type[Model], values: dict[str, Any],
-                         conflict: Sequence[str]) -> int | None:
+                         conflict: Sequence[str], also: Sequence[Statement] = ()) -> Any:
     """Insert a row of `model` ({field name: value}) unless one with the same `conflict`
     fields exists: the new row's id, or None. One statement (INSERT ... ON CONFLICT DO
     NOTHING, PostgreSQL and SQLite 3.35+); a concurrent insert of the same key waits for the
-    first to commit (then finds it) or roll back."""
+    first to commit (then finds it) or roll back. `also`: scalar SQL expressions (with their
+    parameters) read in the same statement; then the new row's id and their values as a
+    tuple, or None."""
     meta = model._meta
     table, pk, *columns = sql_names(model, meta.pk.name, *values, *conflict)
     columns, keys = columns[:len(values)], columns[len(values):]
     params = [meta.get_field(name).get_db_prep_save(value, connection)
               for name, value in values.items()]
+    returning = ", ".join([pk, *(sql for sql, _ in also)])
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
             f"({', '.join(['%s'] * len(params))}) ON CONFLICT ({', '.join(keys)})"
-            f" DO NOTHING RETURNING {pk}", params)
+            f" DO NOTHING RETURNING {returning}",
+            [*params, *(value for _, values in also for value in values)])
         row = cursor.fetchone()
-    return row[0] if row is not None else None
+    if row is None:
+        return None
+    return tuple(row) if also else row[0]
 
 
 # A generic transfer (admin corrections, benchmarks, tests) ------------------------------------

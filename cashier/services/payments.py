@@ -19,6 +19,7 @@ from cashier.models import (
     Withdrawal,
     WithdrawalStatus,
 )
+from cashier.money import Currency, money_format
 from cashier.providers import provider_get
 from cashier.services.ledger import (
     accounts_lock,
@@ -28,7 +29,6 @@ from cashier.services.ledger import (
     wallet_account,
 )
 from cashier.services.responsible import deposit_limit_check, exclusion_check
-from tables.models import Currency
 
 REAL = Currency.REAL
 
@@ -51,7 +51,7 @@ def deposit(
     _positive(amount)
     if amount > conf.max_deposit():
         raise CashierError(
-            "invalid_amount", f"A single deposit is at most ${conf.max_deposit() / 100:,.2f}."
+            "invalid_amount", f"A single deposit is at most {money_format(conf.max_deposit(), REAL)}."
         )
     payment_provider = provider_get(provider)
     if payment_provider is None:

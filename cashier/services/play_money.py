@@ -12,6 +12,7 @@ from django.utils import timezone
 from cashier import conf
 from cashier.errors import CashierError
 from cashier.models import AccountKind, LedgerTransaction, TransactionKind
+from cashier.money import Currency
 from cashier.services.ledger import (
     accounts_lock,
     idempotent_run,
@@ -19,7 +20,6 @@ from cashier.services.ledger import (
     system_account,
     wallet_account,
 )
-from tables.models import Currency
 
 PLAY = Currency.PLAY
 

@@ -22,6 +22,7 @@ from cashier.models import (
     ResponsibleGamingProfile,
     SelfExclusion,
 )
+from cashier.money import Currency, money_format
 
 PERIOD_LENGTH = {
     LimitPeriod.DAY: datetime.timedelta(days=1),
@@ -139,7 +140,8 @@ def deposit_limit_check(*, user: Any, amount: int) -> None:
             raise CashierError(
                 "over_deposit_limit",
                 f"Over your {LimitPeriod(period).label.lower()} deposit limit of "
-                f"${limit / 100:,.2f}: you can deposit ${left / 100:,.2f} more now.",
+                f"{money_format(limit, Currency.REAL)}: you can deposit "
+                f"{money_format(left, Currency.REAL)} more now.",
             )
 
 

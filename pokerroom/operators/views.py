@@ -15,7 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from cashier.audit import ledger_audit
-from cashier.models import AccountKind, Currency
+from cashier.models import AccountKind
+from cashier.money import Currency
 from cashier.selectors import balances_for, deposits_for, pending_withdrawals_for, withdrawals_for
 from pokerroom.operators import selectors
 

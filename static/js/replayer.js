@@ -8,7 +8,7 @@
  * left/right arrow keys, Home/End, and space to play/pause. No inline script (CSP).
  * @module replayer
  */
-import { cardBack, cardElement, money } from "./table/format.js";
+import { cardBack, cardElement, moneyFormat } from "./table/format.js";
 
 const STEP_MS = 900;
 
@@ -34,7 +34,7 @@ export function drawFrame(felt, replay, step) {
   for (const card of frame.board) board.append(cardElement(card));
   const pot = document.createElement("div");
   pot.className = "replay-pot";
-  pot.textContent = `Pot ${money(step.pot, currency)}`;
+  pot.textContent = `Pot ${moneyFormat(step.pot, currency)}`;
   centre.append(board, pot);
   felt.append(centre);
   for (const s of frame.seats) {
@@ -51,7 +51,7 @@ export function drawFrame(felt, replay, step) {
     name.textContent = `${s.name}${s.position ? ` · ${s.position}` : ""}`;
     const stack = document.createElement("div");
     stack.className = "replay-stack";
-    stack.textContent = s.allin && s.stack === 0 ? "All-in" : money(s.stack, currency);
+    stack.textContent = s.allin && s.stack === 0 ? "All-in" : moneyFormat(s.stack, currency);
     const cards = document.createElement("div");
     cards.className = "replay-cards";
     if (s.cards) for (const c of s.cards) cards.append(cardElement(c));
@@ -60,7 +60,7 @@ export function drawFrame(felt, replay, step) {
     if (s.bet) {
       const bet = document.createElement("div");
       bet.className = "replay-bet";
-      bet.textContent = money(s.bet, currency);
+      bet.textContent = moneyFormat(s.bet, currency);
       el.append(bet);
     }
     felt.append(el);

@@ -1,7 +1,8 @@
-"""Words for people: seat positions (BTN, SB, BB, UTG, ...) and money amounts."""
+"""Words for people: seat positions (BTN, SB, BB, UTG, ...) and signed winnings."""
 
 from __future__ import annotations
 
+from cashier.money import money_format
 from tables.engine import HandState
 
 
@@ -26,16 +27,6 @@ def positions(state: HandState) -> dict[int, str]:
     return names
 
 
-def money(amount: int, *, real: bool, grouped: bool = True) -> str:
-    """``$2.50`` / ``$5`` for real money (cents), ``1,250`` chips for play money
-    (``grouped=False``: ``1250``, as hand-history trackers read it)."""
-    if real:
-        dollars, cents = divmod(amount, 100)
-        return f"${dollars}" if cents == 0 else f"${dollars}.{cents:02d}"
-    return f"{amount:,}" if grouped else str(amount)
-
-
-def signed_money(amount: int, *, real: bool) -> str:
-    """Winnings with their sign: ``+$5``, ``-$2.50``, ``0``."""
-    sign = "+" if amount > 0 else "-" if amount < 0 else ""
-    return sign + money(abs(amount), real=real)
+def signed_money(amount: int, currency: str) -> str:
+    """Winnings with their sign: ``+$5``, ``-$2.50``, ``0`` (cashier.money.money_format)."""
+    return ("+" if amount > 0 else "") + money_format(amount, currency)

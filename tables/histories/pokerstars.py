@@ -31,9 +31,9 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from cashier.money import Currency, money_format
 from tables.engine import describe
 from tables.engine.cards import RANK_NAMES, RANK_PLURALS, RANKS
-from tables.histories.labels import money
 from tables.histories.record import HandRecord
 
 EASTERN = ZoneInfo("America/New_York")
@@ -49,10 +49,11 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
     state = record.state
     rules = state.rules
     real = record.real_money
+    currency = Currency.REAL if real else Currency.PLAY
     viewer = record.seat_of(user_id)
 
     def m(amount: int) -> str:
-        return money(amount, real=real, grouped=False)
+        return money_format(amount, currency, grouped=False)
 
     def name(seat: int) -> str:
         return record.names.get(seat, f"Seat {seat}")

@@ -110,7 +110,8 @@ def hands_of(user_id: int):
 def load_record(hand: Any) -> HandRecord:
     """Build the record of a finished ``Hand`` (its table selected with it)."""
     from accounts.models import User
-    from tables.models import Currency, HandEvent
+    from cashier.money import Currency
+    from tables.models import HandEvent
 
     state = HandState.from_json(hand.state)
     rows = HandEvent.objects.filter(hand=hand).order_by("version").only("type", "payload")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.histories.labels import money, positions
+from cashier.money import Currency, money_format
+from tables.histories.labels import positions
 from tables.histories.record import HandRecord
 
 STREETS = {"flop": "Flop", "turn": "Turn", "river": "River"}
@@ -19,6 +20,7 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
     ``frame`` to draw (the replayer). Only the viewer's own hole cards and cards shown at showdown appear."""
     state = record.state
     real = record.real_money
+    currency = Currency.REAL if real else Currency.PLAY
     viewer = record.seat_of(user_id)
     pos = positions(state)
     seats = {
@@ -38,7 +40,7 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
     swept = False
 
     def m(amount: int) -> str:
-        return money(amount, real=real)
+        return money_format(amount, currency)
 
     def name(seat: int) -> str:
         return seats[seat]["name"]

@@ -15,9 +15,10 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
+from cashier.money import Currency, money_format
 from tables.histories import phh_export, pokerstars
 from tables.histories.forms import MyHandsFilterForm
-from tables.histories.labels import money, signed_money
+from tables.histories.labels import signed_money
 from tables.histories.record import HandRecord, load_record
 from tables.histories.selectors import MAX_DOWNLOAD, my_hand_ids, net_of
 from tables.histories.timeline import timeline
@@ -75,6 +76,7 @@ def hand_history(request: HttpRequest, hand_id: int) -> HttpResponse:
     data = hand_data(request, hand, record)
     replay = data["replay"]
     real = record.real_money
+    currency = Currency.REAL if real else Currency.PLAY
     state = record.state
     viewer = record.seat_of(user_id)
     finals = {p.seat: p for p in state.players}
@@ -83,8 +85,9 @@ def hand_history(request: HttpRequest, hand_id: int) -> HttpResponse:
         p = finals[s["seat"]]
         net = p.stack - p.start_stack
         players.append({
-            **s, "start": money(p.start_stack, real=real), "end": money(p.stack, real=real),
-            "net": net, "net_label": signed_money(net, real=real),
+            **s, "start": money_format(p.start_stack, currency),
+            "end": money_format(p.stack, currency),
+            "net": net, "net_label": signed_money(net, currency),
             "cards": record.visible_cards(p.seat, viewer), "mucked": p.mucked,
             "folded": p.folded, "is_viewer": p.seat == viewer,
         })
@@ -96,7 +99,7 @@ def hand_history(request: HttpRequest, hand_id: int) -> HttpResponse:
     result = state.result or {}
     return render(request, "tables/hand_history.html", {
         "history": data, "record": record, "players": players, "streets": streets,
-        "board": state.board, "rake": money(int(result.get("rake", 0)), real=real),
+        "board": state.board, "rake": money_format(int(result.get("rake", 0)), currency),
         "stakes": hand.table.stakes_label(), "game": hand.table.get_structure_display(),
         "played": viewer is not None,
     })
@@ -138,12 +141,12 @@ def my_hands(request: HttpRequest) -> HttpResponse:
     rows = []
     for hand in sorted(hands, key=lambda h: -h.pk):
         net = net_of(hand.state, request.user.pk)
-        real = hand.table.currency == "REAL"
+        currency = hand.table.currency
         rows.append({
             "hand": hand, "net": net,
-            "net_label": signed_money(net, real=real),
-            "pot": money(sum(p["amount"] for p in (hand.state.get("result") or {})
-                             .get("pots", [])), real=real),
+            "net_label": signed_money(net, currency),
+            "pot": money_format(sum(p["amount"] for p in (hand.state.get("result") or {})
+                                    .get("pots", [])), currency),
         })
     query = request.GET.copy()
     query.pop("page", None)

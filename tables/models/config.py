@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from cashier.money import Currency, money_format
 from tables.engine import structures as engine
 
 
@@ -14,11 +15,6 @@ class Structure(models.TextChoices):
     FIXED_LIMIT = "FL", "Limit"
     POT_LIMIT = "PL", "Pot Limit"
     NO_LIMIT = "NL", "No Limit"
-
-
-class Currency(models.TextChoices):
-    PLAY = "PLAY", "Play money"
-    REAL = "REAL", "Real money"
 
 
 class SmallBlindRule(models.TextChoices):
@@ -205,10 +201,8 @@ class TableConfig(models.Model):
         return int(self.rake_percent * 100)
 
     def money_label(self, amount: int) -> str:
-        """An amount in this table's minor unit for people: "1,250" chips, "$5", "$2.50"."""
-        if self.currency == Currency.REAL:
-            return f"${amount // 100:,}" if amount % 100 == 0 else f"${amount // 100:,}.{amount % 100:02d}"
-        return f"{amount:,}"
+        """An amount at this table for people: "1,250" chips, "$5", "$2.50" (money_format)."""
+        return money_format(amount, self.currency)
 
     @property
     def time_bank_on(self) -> bool:

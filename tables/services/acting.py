@@ -6,7 +6,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from pokerroom import metrics
+from observability import metrics
 from tables.engine import HandState, IllegalAction, apply_action
 from tables.errors import TableError
 from tables.models import TableState

@@ -1,8 +1,8 @@
 """Automatic top-ups and rebuys: a player's standing order (`AutoTopUp`) carried out between
 hands through the cashier, exactly like a top-up he asked for himself (`top_up`: wallet →
-escrow now, onto the stack when `apply_top_ups` runs at hand start).
+escrow now, onto the stack when `top_ups_join` runs at hand start).
 
-`auto_top_ups_request` runs in `hand_start` under the table lock, before `apply_top_ups`, so
+`auto_top_ups_request` runs in `hand_start` under the table lock, before `top_ups_join`, so
 the chips bought play in the hand about to be dealt."""
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tables.errors import TableError
 from tables.models import AutoTopUp, AutoTopUpMode, Seat, SeatStatus, TableConfig
 from tables.services.locks import table_lock
 from tables.services.seating import back_in_if_busted
+from tables.services.stacks import money_terms
 
 
 def auto_top_up_set(*, table: TableConfig, user_id: int, mode: str,
@@ -56,7 +57,7 @@ def auto_top_ups_request(*, table: TableConfig) -> list[dict[str, Any]]:
     A player who is leaving, or sitting out with chips, is skipped; a wallet short of the full
     amount buys what it holds (a rebuy needs at least the minimum buy-in); a refusal by the
     cashier (self-exclusion, funds gone meanwhile) skips that player and changes nothing.
-    Needs the table lock (call from `hand_start`, before `apply_top_ups`); then takes the
+    Needs the table lock (call from `hand_start`, before `top_ups_join`); then takes the
     cashier's locks like `seat_top_up`."""
     orders = {o.player_id: o for o in AutoTopUp.objects.filter(table=table)}
     if not orders:
@@ -78,12 +79,12 @@ def auto_top_ups_request(*, table: TableConfig) -> list[dict[str, Any]]:
                      wallets.get(seat.player_id, 0))
         if amount <= 0 or (on_table == 0 and amount < table.min_buy_in):
             continue
-        seat.table = table
         try:  # a savepoint: a refusal undoes only this player's top-up
             with transaction.atomic():
                 # No client to retry this request: it runs once per hand start, under the
                 # table lock, so its key only has to be new.
-                row = top_up(seat=seat, amount=amount,
+                row = top_up(terms=money_terms(table), seat_id=seat.pk,
+                             player_id=seat.player_id, on_table=on_table, amount=amount,
                              idempotency_key=f"auto-top-up:{seat.pk}:{uuid.uuid4().hex}")
         except CashierError:
             continue

@@ -10,7 +10,7 @@ them in this order, whatever order the step recorded them in:
    is queued, so that the next step's broadcast cannot overtake this one;
 3. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
 4. time the next hand (one due now is dealt here, in this thread: see scheduling.py);
-5. count it in the room's metrics (pokerroom/metrics.py).
+5. count it in the room's metrics (observability/metrics.py).
 
 A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
 is logged with its traceback and counted (`room_effect_failures_total{effect}`), and the next
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pokerroom import metrics
+from observability import metrics
 from tables import scheduling
 from tables.groups import events_broadcast
 from tables.services.copies import copy_keep

@@ -5,16 +5,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db.models import Model
 
+from cashier.services import StackChanges
 from tables.events import NOT_HAND_PROGRESS, Recorded, redact
 from tables.models import Hand, Seat
 from tables.services.copies import NotOnCopy
 from tables.services.table_sql import (
     Statement,
+    chips_add_statement,
     copy_commit,
     events_insert_statement,
     insert_statement,
     statements_run,
     update_statement,
+    updates_statement,
 )
 
 if TYPE_CHECKING:
@@ -61,6 +64,27 @@ class EventLog:
         """Write what the step changes of `obj` (a row it read) with the events (`flush`).
         Returns `obj`."""
         return self.held.rows.track(obj)
+
+    def stacks(self, changes: StackChanges) -> None:
+        """Write the stack changes the cashier returned (tables own their seats' stacks): a
+        tracked seat's chips move in memory and are written with the step's other changes;
+        any other seat's in one statement sent with them, as are the cashier's own writes
+        (top-ups marked applied). Needs the table lock and the seats the step read locked."""
+        elsewhere: dict[int, int] = {}
+        for seat_id, delta in changes.deltas.items():
+            seat = self.held.rows.find(Seat, seat_id)
+            if seat is None:
+                elsewhere[seat_id] = delta
+            else:
+                seat.chips += delta
+        if elsewhere:
+            self.writes.append(chips_add_statement(elsewhere))
+        self.writes.extend(changes.writes)
+
+    def delete(self, obj: Model) -> None:
+        """Delete `obj`'s row now, and stop tracking it (nothing of it is written later)."""
+        self.held.rows.forget(obj)
+        obj.delete()
 
     def add(self, event: dict[str, Any], *, owner: int | None = None) -> dict[str, Any]:
         """Record `event`, redacted (tables/events.py): fields only `owner` (a user id) may
@@ -119,8 +143,10 @@ class EventLog:
         events and the table row: one round trip (`statements_run`). Needs the table lock."""
         tracked = self.held.rows
         statements = [insert_statement(obj) for obj in self.inserts]
-        statements += [update_statement(obj, names) for obj, names
-                       in tracked.changes(besides=(self.state, self.hand))]
+        alike: dict[tuple[type, tuple[str, ...]], list[Model]] = {}
+        for obj, names in tracked.changes(besides=(self.state, self.hand)):
+            alike.setdefault((type(obj), tuple(sorted(names))), []).append(obj)
+        statements += [updates_statement(objs, names) for (_, names), objs in alike.items()]
         statements += self.writes
         self.inserts, self.writes = [], []
         hand_names = tracked.changed(self.hand) if self.hand is not None else []

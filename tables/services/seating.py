@@ -19,6 +19,7 @@ from tables.services.eventlog import EventLog, status_event
 from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import Locked, table_lock
 from tables.services.sitout import seat_sit_out
+from tables.services.stacks import money_terms
 from tables.services.table_sql import seat_find
 from tables.services.time_bank import bank_seated
 from tables.services.waitlist import seat_claim
@@ -90,7 +91,7 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
     Allowed while a hand runs: the player joins a later hand. Joining a running game he waits
     for the big blind (`waiting_bb`) unless he posts one (`post_big_blind_now`).
     Refusals: `bad_seat`, `seat_taken`, `already_seated`, `table_closed` and the cashier's codes.
-    Locks: the table row, then the cashier's (idempotency, accounts, seat)."""
+    Locks: the table row, then the cashier's (idempotency, accounts)."""
     with transaction.atomic():
         held = table_lock(table_id)
 
@@ -128,10 +129,14 @@ def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
     except IntegrityError:
         raise TableError("seat_taken", f"Seat {number} is taken.") from None
     try:
-        buy_in(seat=seat, amount=amount, idempotency_key=f"{idempotency_key}:buy_in")
+        _, changes = buy_in(terms=money_terms(table), seat_id=seat.pk, player_id=user.pk,
+                            on_table=0, amount=amount,
+                            idempotency_key=f"{idempotency_key}:buy_in")
     except CashierError as e:
         raise TableError(e.code, e.message) from None
     log = EventLog(held)
+    log.track(seat)
+    log.stacks(changes)  # the chips bought, written with the events
     taken_event = {"type": "seat_taken", "seat": number, "player_id": user.pk,
                    "name": user.table_name, "stack": seat.chips, "status": seat.status}
     if not ts.next_commitment:  # the table's first deck, committed before anyone contributes
@@ -149,7 +154,7 @@ def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
     """Cash out and free the seat; during a hand the player is in, after that hand ends (he
     is marked `leaving` and is not dealt again). Returns True when he left now. Once per
     `idempotency_key`: a resend returns the first answer and changes nothing.
-    Locks: the table row, then the cashier's (idempotency, accounts, seat, top-ups)."""
+    Locks: the table row, then the cashier's (idempotency, accounts, top-ups)."""
     with transaction.atomic():
         held = table_lock(table_id)
 
@@ -170,7 +175,7 @@ def _seat_leave(held: Locked, *, user_id: int, key: str) -> bool:
             log.flush()
         return False
     try:
-        log.add(seat_remove(seat=seat, key=f"{key}:cash_out"))
+        log.add(seat_remove(log, seat=seat, key=f"{key}:cash_out"))
     except CashierError as e:
         raise TableError(e.code, e.message) from None
     log.flush()
@@ -248,9 +253,10 @@ def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: st
 
 def _seat_top_up(held: Locked, *, user_id: int, amount: int) -> int:
     seat = _seat_of(held.state, user_id)
-    seat.table = held.table  # read under the table lock: the cashier need not read it again
-    try:
-        row = top_up_claimed(seat=seat, amount=amount)  # claimed by `_once`
+    try:  # claimed by `_once`
+        row = top_up_claimed(terms=money_terms(held.table), seat_id=seat.pk,
+                             player_id=seat.player_id, on_table=seat.chips + seat.pending,
+                             amount=amount)
     except CashierError as e:
         raise TableError(e.code, e.message) from None
     log = EventLog(held)

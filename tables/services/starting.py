@@ -5,13 +5,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier.services import top_ups_join
-from pokerroom import metrics
+from observability import metrics
 from tables.engine import SeatIn, blind_seats, next_button, start_hand
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
 from tables.services.eventlog import EventLog, status_event
 from tables.services.locks import seats_lock, table_lock
+from tables.services.stacks import money_terms
 from tables.services.steps import engine_step
 from tables.services.time_bank import bank_count
 
@@ -71,9 +72,8 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
                 log.add(event)
             seats = seats_lock(held)
         chips = {s.pk: s.chips for s in seats}
-        applied = top_ups_join(table=table, seats=seats)
-        if applied is not None:
-            log.write(applied)
+        log.stacks(top_ups_join(terms=money_terms(table), chips=chips,
+                                pending={s.pk: s.pending for s in seats}))
         if any(s.chips != chips[s.pk] for s in seats):
             log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
         picked = _dealt_seats(ts, seats)

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier.errors import CashierError
-from pokerroom import metrics
+from observability import metrics
 from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.eventlog import EventLog
 from tables.services.finishing import seat_remove
@@ -90,7 +90,7 @@ def sit_outs_expire(*, table_id: int, now: datetime.datetime | None = None) -> i
         removed = 0
         for seat in seats:
             try:
-                log.add(seat_remove(seat=seat, key=f"sit-out-expired:{seat.pk}:{seat.player_id}:{seat.sat_out_at:%s%f}"))
+                log.add(seat_remove(log, seat=seat, key=f"sit-out-expired:{seat.pk}:{seat.player_id}:{seat.sat_out_at:%s%f}"))
             except CashierError:  # never expected; the next sweep retries, others still go
                 continue
             removed += 1

@@ -148,18 +148,24 @@ def table_row_lock(table_id: int) -> tuple[TableState, int | None, int | None] |
 
 
 def seat_find(table_id: int, player_id: int) -> Seat | None:
-    """The player's seat at the table, or None (every seat change, top-up and sit-out asks)."""
+    """The player's seat at the table with the chips of its pending top-ups (`pending`), or
+    None (every seat change, top-up and sit-out asks)."""
     conn = _conn()
+    pending, pending_params = pending_top_ups_sql(f"s.{_table(conn, Seat).columns['id'][0]}")
 
     def build() -> str:
         seat = _table(conn, Seat)
-        return (f"SELECT {seat.select_list('s')} FROM {seat.name} s WHERE "
+        return (f"SELECT {seat.select_list('s')}, {pending} FROM {seat.name} s WHERE "
                 f"s.{seat.columns['table'][0]} = %s AND s.{seat.columns['player'][0]} = %s")
 
     with conn.cursor() as cursor:
-        cursor.execute(_sql(conn, "seat_find", build), [table_id, player_id])
+        cursor.execute(_sql(conn, "seat_find", build), [*pending_params, table_id, player_id])
         row = cursor.fetchone()
-    return _instance(conn, Seat, row) if row is not None else None
+    if row is None:
+        return None
+    seat = _instance(conn, Seat, row[:-1])
+    seat.pending = int(row[-1])
+    return seat
 
 
 Statement = tuple[str, list[Any]]
@@ -225,6 +231,45 @@ def update_statement(obj: Model, names: Sequence[str]) -> Statement:
     pk = obj._meta.pk
     sql = f"UPDATE {meta.name} SET {', '.join(sets)} WHERE {meta.columns[pk.name][0]} = %s"
     return sql, [*values, pk.get_db_prep_value(obj.pk, conn)]
+
+
+def updates_statement(objs: Sequence[Model], names: Sequence[str]) -> Statement:
+    """UPDATE the named fields of several rows of one model by primary key, in one statement
+    (`update_statement` for each, joined: a CASE on the key per field). Each row is named
+    once."""
+    if len(objs) == 1:
+        return update_statement(objs[0], names)
+    conn = _conn()
+    model = type(objs[0])
+    meta = _table(conn, model)
+    pk_field = model._meta.pk
+    pk_column = meta.columns[pk_field.name][0]
+    keys = [pk_field.get_db_prep_value(obj.pk, conn) for obj in objs]
+    sets, values = [], []
+    for name in dict.fromkeys(names):
+        column, field = meta.columns[name]
+        case = f"CASE {pk_column} {' '.join(['WHEN %s THEN %s'] * len(objs))} END"
+        # PostgreSQL types a CASE of parameters as text: cast it to the column's type. SQLite
+        # stores what it is given (and would turn "2026-01-02 ..." cast AS datetime into 2026).
+        sets.append(f"{column} = " + (f"CAST({case} AS {field.cast_db_type(conn)})"
+                                      if conn.vendor == "postgresql" else case))
+        for key, obj in zip(keys, objs, strict=True):
+            values += [key, field.get_db_prep_save(getattr(obj, field.attname), conn)]
+    return (f"UPDATE {meta.name} SET {', '.join(sets)} WHERE {pk_column} IN "
+            f"({', '.join(['%s'] * len(keys))})", [*values, *keys])
+
+
+def chips_add_statement(deltas: dict[int, int]) -> Statement:
+    """Add chips to several seats (seat id → chips, negative to take) in one UPDATE; the
+    database adds to what is there. For seats a step did not read (log.py `stacks`)."""
+    conn = _conn()
+    meta = _table(conn, Seat)
+    chips, pk = meta.columns["chips"][0], meta.columns["id"][0]
+    ids = sorted(deltas)
+    cases = " ".join(["WHEN %s THEN %s"] * len(ids))
+    params = [n for seat_id in ids for n in (seat_id, deltas[seat_id])]
+    return (f"UPDATE {meta.name} SET {chips} = {chips} + CAST(CASE {pk} {cases} END AS bigint) "
+            f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", [*params, *ids])
 
 
 def statements_run(statements: Sequence[Statement]) -> None:

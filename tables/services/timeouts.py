@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from pokerroom import metrics
+from observability import metrics
 from tables.engine import HandState, TimeoutPolicy, apply_action
 from tables.models import Hand, Seat, SeatStatus, TimeoutAllIn
 from tables.recent import iso

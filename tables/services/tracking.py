@@ -48,6 +48,15 @@ class Tracker:
             entries.append((obj, _values(obj)))
         return obj
 
+    def find(self, model: type[Model], pk: Any) -> Model | None:
+        """The instance of row `pk` tracked last (the one `changes` writes), or None."""
+        entries = self._rows.get((model, pk))
+        return entries[-1][0] if entries else None
+
+    def forget(self, obj: Model) -> None:
+        """Stop tracking `obj`'s row (every instance of it): it is being deleted."""
+        self._rows.pop((type(obj), obj.pk), None)
+
     def changed(self, obj: Model) -> list[str]:
         """The names of `obj`'s fields changed since it was tracked (all set ones if it is not)."""
         values = next((v for o, v in self._rows.get((type(obj), obj.pk), []) if o is obj), None)

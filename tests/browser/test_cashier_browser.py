@@ -22,14 +22,14 @@ def test_deposit_with_a_sandbox_card_then_request_and_cancel_a_withdrawal(
     page.get_by_role("link", name="Cashier", exact=True).click()
     expect(page.get_by_role("heading", name="Cashier")).to_be_visible()
     panel = page.locator("#cashier-panel")
-    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$0.00")
+    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$0")
 
     # Deposit $50 with the sandbox card that approves.
     deposit = page.locator("section[aria-labelledby=deposit-title]")
     deposit.locator("input[name=amount]").fill("50")
     deposit.locator("input[name=card_number]").fill("4242 4242 4242 4242")
     deposit.get_by_role("button", name="Deposit").click()
-    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$50.00", timeout=10_000)
+    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$50", timeout=10_000)
     # The header follows without a reload, and each amount box has a label of its own.
     expect(page.locator('#balances [data-balance-currency="REAL"]')).to_have_attribute(
         "data-amount", "5000", timeout=10_000)
@@ -42,14 +42,14 @@ def test_deposit_with_a_sandbox_card_then_request_and_cancel_a_withdrawal(
     withdraw = page.locator("section[aria-labelledby=withdraw-title]")
     withdraw.locator("input[name=amount]").fill("20")
     withdraw.get_by_role("button", name="Request withdrawal").click()
-    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$30.00", timeout=10_000)
+    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$30", timeout=10_000)
     withdraw = page.locator("section[aria-labelledby=withdraw-title]")
-    expect(withdraw.locator("li.status-pending")).to_contain_text("$20.00")
+    expect(withdraw.locator("li.status-pending")).to_contain_text("$20")
     shot(page, "cashier-withdrawal-pending")
 
     # Change of mind: cancel it; the $20 comes back.
     withdraw.locator("li.status-pending").get_by_role("button", name="Cancel").click()
-    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$50.00", timeout=10_000)
+    expect(panel.locator('[data-balance="REAL"]')).to_have_text("$50", timeout=10_000)
     expect(page.locator("section[aria-labelledby=withdraw-title] li.status-pending")).to_have_count(0)
     assert Withdrawal.objects.get(user__username="carol").status == "cancelled"
     wallet.refresh_from_db()

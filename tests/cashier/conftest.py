@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from cashier.money import Currency
 from cashier.services import deposit, play_money_grant
-from tables.models import Currency, Seat, Structure, TableConfig
+from tables.models import Seat, Structure, TableConfig
 
 SANDBOX_OK = "4242424242424242"
 SANDBOX_DECLINED = "4000000000000002"

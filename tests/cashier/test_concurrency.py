@@ -20,24 +20,21 @@ from django.db import connection, transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, PendingTopUp, TopUpStatus, Withdrawal
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     accounts_lock,
-    apply_top_ups,
-    buy_in,
-    cash_out,
     deposit,
     escrow_account,
     ledger_transfer,
-    settle_hand,
     system_account,
-    top_up,
     wallet_account,
     withdrawal_cancel,
     withdrawal_request,
 )
 from cashier.services.ledger import accounts_find, escrow_lookup, system_lookup
-from tables.models import Currency, Seat
+from tables.models import Seat
+from tests.cashier.seats import apply_top_ups, buy_in, cash_out, settle_hand, top_up
 from tests.conftest import backend_pid, until_waiting_on_a_lock
 
 from .conftest import SANDBOX_OK, new_key
@@ -252,7 +249,7 @@ def _random_operations_in_threads(make_player, make_table, seat_at, threads_coun
         == model["pending"]
 
     apply_top_ups(table=table)  # the next hand starts: everything waiting joins the stacks
-    assert escrow_account(table=table).balance == sum(
+    assert escrow_account(table_id=table.pk, currency=table.currency).balance == sum(
         Seat.objects.filter(table=table).values_list("chips", flat=True))
     assert ledger_audit().ok
 
@@ -297,7 +294,7 @@ def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table)
     the escrow before creating the house, it would wait on the first's insert while holding what
     the first waits for. It creates what is missing before it locks anything."""
     table = make_table()
-    escrow = escrow_account(table=table)
+    escrow = escrow_account(table_id=table.pk, currency=table.currency)
     inserted, go = threading.Event(), threading.Event()
     second_pid: list[int] = []
     errors: list[BaseException] = []
@@ -320,7 +317,7 @@ def test_two_first_uses_of_the_house_account_at_once_do_not_deadlock(make_table)
             assert inserted.wait(10)
             second_pid.append(backend_pid())
             with transaction.atomic():
-                accounts_find([escrow_lookup(table=table),
+                accounts_find([escrow_lookup(table_id=table.pk, currency=table.currency),
                                system_lookup(kind=AccountKind.HOUSE, currency=table.currency)],
                               lock=True)
         except BaseException as error:

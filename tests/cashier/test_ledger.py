@@ -7,6 +7,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, LedgerEntry, LedgerTransaction
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     accounts_lock,
@@ -16,7 +17,6 @@ from cashier.services import (
     system_account,
     wallet_account,
 )
-from tables.models import Currency
 
 from .conftest import SANDBOX_OK, new_key
 
@@ -47,7 +47,7 @@ def test_a_wallet_cannot_go_below_zero(make_player):
             amount=1_001, idempotency_key=new_key(),
         )
     assert refused.value.code == "insufficient_funds"
-    assert "$10.00 available" in refused.value.message
+    assert "$10 available" in refused.value.message
     assert wallet_account(user=ann, currency=Currency.REAL).balance == 1_000
 
 
@@ -220,14 +220,14 @@ def test_accounts_find_reads_several_accounts_at_once_and_opens_missing_ones(mak
 
     found = accounts_find([system_lookup(kind=AccountKind.HOUSE, currency="PLAY"),
                            wallet_lookup(user_id=ann.pk, currency=Currency.REAL),
-                           escrow_lookup(table=table)])
+                           escrow_lookup(table_id=table.pk, currency=table.currency)])
 
     house, same_wallet, escrow = found  # in the order asked for
     assert same_wallet.pk == wallet.pk and same_wallet.balance == 5_000
     assert (house.kind, house.currency, house.user_id, house.table_id) == ("house", "PLAY",
                                                                             None, None)
     assert (escrow.kind, escrow.table_id) == (AccountKind.ESCROW, table.pk)
-    assert [a.pk for a in accounts_find([escrow_lookup(table=table)])] == [escrow.pk]
+    assert [a.pk for a in accounts_find([escrow_lookup(table_id=table.pk, currency=table.currency)])] == [escrow.pk]
 
 
 def test_accounts_find_with_lock_locks_what_it_finds_and_what_it_opens(make_player):
@@ -261,7 +261,7 @@ def test_a_posting_can_carry_a_link_to_it_and_the_callers_own_writes(make_player
     settled = HandSettlement.objects.create(table=table, hand_id="7", deltas={}, rake=0)
     with transaction.atomic():
         world, escrow = accounts_find([
-            system_lookup(kind=AccountKind.WORLD, currency="REAL"), escrow_lookup(table=table)],
+            system_lookup(kind=AccountKind.WORLD, currency="REAL"), escrow_lookup(table_id=table.pk, currency=table.currency)],
             lock=True)
         tx = ledger_post(kind="transfer", currency=Currency.REAL,
                          legs=[(world, -300), (escrow, 300)], memo="worked example",

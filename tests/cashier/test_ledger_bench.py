@@ -10,8 +10,8 @@ import pytest
 from bench import ledger
 from cashier.audit import ledger_audit
 from cashier.models import LedgerTransaction
+from cashier.money import Currency
 from cashier.services import wallet_account
-from tables.models import Currency
 from tests.conftest import database_url_for_subprocesses
 
 

@@ -18,22 +18,19 @@ from hypothesis.stateful import (
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, Withdrawal
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
-    apply_top_ups,
-    buy_in,
-    cash_out,
     deposit,
     ledger_transfer,
-    settle_hand,
     system_account,
-    top_up,
     wallet_account,
     withdrawal_approve,
     withdrawal_cancel,
     withdrawal_request,
 )
-from tables.models import Currency, Seat, TableConfig
+from tables.models import Seat, TableConfig
+from tests.cashier.seats import apply_top_ups, buy_in, cash_out, settle_hand, top_up
 
 from .conftest import SANDBOX_OK, new_key
 

@@ -5,6 +5,7 @@ import pytest
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, DepositStatus, WithdrawalStatus
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
     deposit,
@@ -17,7 +18,6 @@ from cashier.services import (
     withdrawal_reject,
     withdrawal_request,
 )
-from tables.models import Currency
 
 from .conftest import SANDBOX_DECLINED, SANDBOX_OK, new_key
 

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from accounts.signals import user_signed_up
 from cashier.models import LedgerTransaction, TransactionKind
+from cashier.money import Currency
 from cashier.services import CashierError, ledger_transfer, play_money_reload, wallet_account
-from tables.models import Currency
 
 from .conftest import new_key
 

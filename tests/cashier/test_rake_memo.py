@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cashier.models import LedgerTransaction, TransactionKind
-from cashier.services import buy_in, settle_hand
 from tables.models import Hand
+from tests.cashier.seats import buy_in, settle_hand
 from tests.tables.played import hand_checked_down, quiet_timers, seat_players  # noqa: F401
 
 

@@ -40,7 +40,7 @@ def test_a_daily_limit_refuses_the_deposit_that_would_exceed_it(make_player):
     with pytest.raises(CashierError) as refused:
         pay(ann, 3_001)
     assert refused.value.code == "over_deposit_limit"
-    assert "you can deposit $30.00 more now" in refused.value.message
+    assert "you can deposit $30 more now" in refused.value.message
     pay(ann, 3_000)
 
 

@@ -7,20 +7,18 @@ import pytest
 from django.utils import timezone
 
 from cashier.audit import ledger_audit
-from cashier.models import AccountKind, PendingTopUp, TopUpStatus
+from cashier.errors import LedgerBroken
+from cashier.models import AccountKind, HandSettlement, PendingTopUp, TopUpStatus
+from cashier.money import Currency
 from cashier.services import (
     CashierError,
-    apply_top_ups,
-    buy_in,
-    cash_out,
     escrow_account,
     self_exclusion_start,
-    settle_hand,
     system_account,
-    top_up,
     wallet_account,
 )
-from tables.models import Currency, Seat, Structure
+from tables.models import Seat, Structure
+from tests.cashier.seats import apply_top_ups, buy_in, cash_out, settle_hand, top_up
 
 from .conftest import new_key
 
@@ -42,7 +40,7 @@ def test_a_buy_in_moves_money_from_the_wallet_to_the_table_escrow_and_the_seat(
 
     assert seat.chips == 6_000
     assert wallet(ann) == 14_000
-    assert escrow_account(table=table).balance == 6_000
+    assert escrow_account(table_id=table.pk, currency=table.currency).balance == 6_000
     assert ledger_audit().ok
 
 
@@ -67,7 +65,7 @@ def test_a_buy_in_counts_the_chips_already_on_the_seat(make_player, make_table, 
     with pytest.raises(CashierError) as refused:
         buy_in(seat=seat, amount=2_000, idempotency_key=new_key())
     assert refused.value.code == "above_max_buy_in"
-    assert "you already have $90.00 on the table" in refused.value.message
+    assert "you already have $90 on the table" in refused.value.message
 
 
 def test_a_buy_in_needs_the_money_in_the_wallet(make_player, make_table, seat_at):
@@ -79,7 +77,7 @@ def test_a_buy_in_needs_the_money_in_the_wallet(make_player, make_table, seat_at
 
 def test_play_money_tables_take_play_chips(make_player, make_table, seat_at):
     ann = make_player("ann", real=20_000)
-    table = make_table(currency=Currency.PLAY, lower_stake=20)  # 800 to 2,000 chips
+    table = make_table(currency=Currency.PLAY, lower_stake=20)  # 800 to 2,000
     buy_in(seat=seat_at(table, ann), amount=2_000, idempotency_key=new_key())
     assert (wallet(ann, Currency.PLAY), wallet(ann)) == (8_000, 20_000)
 
@@ -111,7 +109,7 @@ def test_ratholing_leaving_with_x_requires_x_to_come_back_within_the_window(
     with pytest.raises(CashierError) as refused:
         buy_in(seat=seat, amount=4_000, idempotency_key=new_key())
     assert refused.value.code == "ratholing"
-    assert "at least $95.00" in refused.value.message
+    assert "at least $95" in refused.value.message
     buy_in(seat=seat, amount=9_500, idempotency_key=new_key())
 
 
@@ -164,7 +162,7 @@ def test_a_top_up_leaves_the_wallet_at_once_and_joins_the_stack_at_the_next_hand
 
     assert pending.status == TopUpStatus.PENDING
     assert (wallet(ann), Seat.objects.get(pk=seat.pk).chips) == (12_000, 5_000)
-    assert escrow_account(table=table).balance == 8_000
+    assert escrow_account(table_id=table.pk, currency=table.currency).balance == 8_000
     assert ledger_audit().ok  # escrow = chips + pending top-ups
 
     applied = apply_top_ups(table=table)
@@ -183,7 +181,7 @@ def test_a_top_up_may_not_go_above_the_maximum(make_player, make_table, seat_at)
     with pytest.raises(CashierError) as refused:
         top_up(seat=seat, amount=2_001, idempotency_key=new_key())
     assert refused.value.code == "above_max_buy_in"
-    assert "you can add $20.00 at most" in refused.value.message
+    assert "you can add $20 at most" in refused.value.message
 
 
 def test_a_stack_that_grew_takes_only_what_fits_and_the_rest_goes_back(
@@ -216,7 +214,7 @@ def test_a_cash_out_returns_the_stack_and_any_pending_top_up(make_player, make_t
 
     assert (record.amount, seat.chips, wallet(ann)) == (5_000, 0, 20_000)
     assert PendingTopUp.objects.get().status == TopUpStatus.REFUNDED
-    assert escrow_account(table=table).balance == 0
+    assert escrow_account(table_id=table.pk, currency=table.currency).balance == 0
     seat.delete()
     assert ledger_audit().ok
 
@@ -246,7 +244,7 @@ def test_settle_hand_moves_chips_between_seats_and_the_rake_to_the_house(
 
     assert [Seat.objects.get(pk=s.pk).chips for s in seats] == [4_000, 6_850, 4_000]
     assert system_account(kind=AccountKind.HOUSE, currency=Currency.REAL).balance == 150
-    assert escrow_account(table=table).balance == 14_850
+    assert escrow_account(table_id=table.pk, currency=table.currency).balance == 14_850
     assert settlement.transaction.entries.count() == 2
     assert ledger_audit().ok
 
@@ -294,6 +292,29 @@ def test_settle_hand_refuses_a_seat_of_another_table(make_player, make_table, se
     with pytest.raises(CashierError) as refused:
         settle_hand(table=table, hand_id="x", deltas={ann.pk: 100, bob.pk: -100}, rake=0)
     assert refused.value.code == "unknown_seat"
+
+
+@pytest.mark.parametrize("rake", [0, 100])
+@pytest.mark.parametrize("top_up_waiting", [False, True])
+def test_every_settlement_checks_the_escrow_against_the_seated_chips(
+    make_player, make_table, seat_at, rake, top_up_waiting
+):
+    """Escrow - pending top-ups must equal the seats' chips: a stack changed behind the
+    ledger's back stops the hand's settlement, and nothing of it is written."""
+    table = make_table()
+    ann, bob = (seat_at(table, make_player(n, real=20_000)) for n in ("ann", "bob"))
+    buy_in(seat=ann, amount=5_000, idempotency_key=new_key())
+    buy_in(seat=bob, amount=5_000, idempotency_key=new_key())
+    if top_up_waiting:  # in the escrow, not on the seat: counted apart
+        top_up(seat=ann, amount=2_000, idempotency_key=new_key())
+    deltas = {ann.pk: 500, bob.pk: -500 - rake}
+    settle_hand(table=table, hand_id="fine", deltas=deltas, rake=rake)
+
+    Seat.objects.filter(pk=bob.pk).update(chips=6_000)  # chips from nowhere
+    with pytest.raises(LedgerBroken, match="escrow"):
+        settle_hand(table=table, hand_id="broken", deltas=deltas, rake=rake)
+    assert not HandSettlement.objects.filter(hand_id="broken").exists()
+    assert Seat.objects.get(pk=ann.pk).chips == 5_500
 
 
 def test_a_self_excluded_player_cannot_top_up(make_player, make_table, seat_at):

@@ -30,7 +30,7 @@ def post(client, name: str, data: dict, *, args: tuple = (), htmx: bool = True):
 
 def test_the_page_shows_both_balances_and_the_forms(client, ann):
     page = client.get(reverse("cashier:home")).content.decode()
-    assert "$100.00" in page and "10,000 chips" in page
+    assert "$100" in page and "10,000" in page
     for title in ("Deposit", "Withdraw", "Transaction history", "Limits and self-exclusion"):
         assert title in page
 
@@ -53,7 +53,7 @@ def test_a_double_submitted_deposit_form_credits_once(client, ann):
             "idempotency_key": str(uuid.uuid4())}
     post(client, "deposit", data)
     second = post(client, "deposit", data)
-    assert "Deposited $10.00." in second.content.decode()
+    assert "Deposited $10." in second.content.decode()
     assert Deposit.objects.filter(user=ann).count() == 2  # the fixture's and this one
 
 
@@ -74,8 +74,8 @@ def test_the_same_form_key_with_another_amount_is_refused_as_a_duplicate(client,
          "Deposit declined: Card declined (sandbox)."),
         ("deposit", {"amount": "0.50", "provider": "sandbox", "card_number": SANDBOX_OK},
          "Amount ($): Ensure this value is greater than or equal to 1.00."),
-        ("withdraw", {"amount": "100.01"}, "Insufficient balance: $100.00 available"),
-        ("reload", {}, "Reloads are for wallets below 10,000 chips"),
+        ("withdraw", {"amount": "100.01"}, "Insufficient balance: $100 available"),
+        ("reload", {}, "Reloads are for wallets below 10,000"),
         ("withdraw", {"amount": "abc"}, "Amount ($): Enter a number."),
     ],
 )
@@ -89,7 +89,7 @@ def test_over_the_limit_and_self_excluded_refusals(client, ann):
     post(client, "limit", {"period": "day", "amount": "150"})
     html = post(client, "deposit", {"amount": "60", "provider": "sandbox",
                                     "card_number": SANDBOX_OK}).content.decode()
-    assert "Over your daily deposit limit of $150.00" in html
+    assert "Over your daily deposit limit of $150" in html
 
     post(client, "exclusion", {"days": "7", "confirm": "on"})
     html = post(client, "deposit", {"amount": "1", "provider": "sandbox",
@@ -99,11 +99,11 @@ def test_over_the_limit_and_self_excluded_refusals(client, ann):
 
 def test_withdraw_then_cancel_from_the_page(client, ann):
     html = post(client, "withdraw", {"amount": "40"}).content.decode()
-    assert "Withdrawal of $40.00 requested: pending approval." in html
-    assert "$60.00" in html
+    assert "Withdrawal of $40 requested: pending approval." in html
+    assert "$60" in html
     row = Withdrawal.objects.get(user=ann)
     html = post(client, "withdrawal_cancel", {}, args=(row.pk,)).content.decode()
-    assert "Withdrawal cancelled: $40.00 is back in your wallet." in html
+    assert "Withdrawal cancelled: $40 is back in your wallet." in html
     row.refresh_from_db()
     assert row.status == WithdrawalStatus.CANCELLED
 
@@ -118,13 +118,13 @@ def test_without_htmx_an_action_redirects_with_a_message(client, ann):
     response = post(client, "withdraw", {"amount": "5"}, htmx=False)
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
-    assert "Withdrawal of $5.00 requested" in page
+    assert "Withdrawal of $5 requested" in page
 
 
 def test_raising_a_limit_says_when_it_takes_effect(client, ann):
     post(client, "limit", {"period": "week", "amount": "100"})
     html = post(client, "limit", {"period": "week", "amount": "500"}).content.decode()
-    assert "Weekly deposit limit of $500.00: takes effect on" in html
+    assert "Weekly deposit limit of $500: takes effect on" in html
 
 
 def test_history_is_paginated_and_filterable(client, ann):
@@ -161,9 +161,9 @@ def test_each_pending_withdrawal_has_its_own_cancel_key(client, ann):
 
 def test_a_bank_transfer_deposit_waits_for_approval(client, ann):
     html = post(client, "deposit", {"amount": "75", "provider": "manual"}).content.decode()
-    assert "Deposit of $75.00 requested: it is credited when a cashier confirms" in html
+    assert "Deposit of $75 requested: it is credited when a cashier confirms" in html
     assert "Waiting for approval" in html
-    assert "$100.00" in html  # not credited yet
+    assert "$100" in html  # not credited yet
 
 
 def test_an_action_tells_the_header_to_refresh_its_balances(client, ann):

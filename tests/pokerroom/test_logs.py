@@ -13,7 +13,7 @@ import time
 import pytest
 from django.utils import timezone
 
-from pokerroom.logs import QuietTasksFilter, RoomContextFilter, TextFormatter, log_context
+from observability.logs import QuietTasksFilter, RoomContextFilter, TextFormatter, log_context
 from tables import services
 from tables.services.sweeps import sweep
 from tests.conftest import REPO

@@ -21,7 +21,7 @@ def form_data(**fields: Any) -> dict[str, Any]:
     """A complete add form for a $1/$2 no-limit real-money table; `fields` override it."""
     data = {
         "name": "NL $1/$2", "structure": "NL", "currency": "REAL", "max_seats": 6,
-        "is_active": "on", "lower_stake": "$2.00", "upper_stake": "",
+        "is_active": "on", "lower_stake": "$2", "upper_stake": "",
         "small_blind_rule": "exact_half", "small_blind": "", "ante": "", "min_buy_in": "$80",
         "max_buy_in": "200", "ratholing_window_minutes": 60, "rake_percent": "5",
         "rake_cap": "3", "rake_cap_by_players": "", "no_flop_no_drop": "on",
@@ -73,9 +73,9 @@ def test_a_play_money_table_is_typed_in_chips(admin_client):
         ({"ante": "-1"}, "ante", "cannot be negative"),
         ({"lower_stake": "2,00"}, "lower_stake", "is not an amount"),
         ({"min_buy_in": "81"}, "min_buy_in",
-         "$81.00 is not a whole number of big blinds ($2.00 each): for example $80.00."),
+         "$81 is not a whole number of big blinds ($2 each): for example $80."),
         ({"min_buy_in": "300"}, "min_buy_in",
-         "The minimum buy-in ($300.00) is above the maximum ($200.00)."),
+         "The minimum buy-in ($300) is above the maximum ($200)."),
         ({"small_blind_rule": "explicit", "small_blind": "3"}, "small_blind",
          "The small blind ($3) cannot be above the big blind ($2)."),
         ({"rake_cap_by_players": "2: 0.505"}, "rake_cap_by_players", "fraction of a cent"),

@@ -7,8 +7,9 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 
+from cashier.money import Currency
 from cashier.selectors import balances_for
-from tables.models import Currency, Seat
+from tables.models import Seat
 from tests.tables.ws import Client
 
 pytestmark = [pytest.mark.django_db(transaction=True),

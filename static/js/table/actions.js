@@ -3,7 +3,7 @@
  * range), pre-action checkboxes, show/muck, and the seat controls.
  * @module table/actions
  */
-import { chips, money } from "./format.js";
+import { chips, moneyFormat } from "./format.js";
 import { amountNote, clampAmount, presets } from "./sizing.js";
 import { mySeat } from "./state.js";
 
@@ -169,8 +169,8 @@ export class ActionBar {
       this.slider.step = String(s);
       this.slider.hidden = this.fixed;
       $("sizing-range").textContent = this.fixed
-        ? `Fixed limit: ${money(legal.min_to, cur)}`
-        : `${money(legal.min_to, cur)} – ${money(legal.max_to, cur)}`;
+        ? `Fixed limit: ${moneyFormat(legal.min_to, cur)}`
+        : `${moneyFormat(legal.min_to, cur)} – ${moneyFormat(legal.max_to, cur)}`;
       this.renderPresets(state, legal);
       $("presets").hidden = this.fixed;
       this.value = legal.min_to;
@@ -178,9 +178,9 @@ export class ActionBar {
     }
     if (firstShow) {
       const options = [legal.fold && "fold", legal.check && "check",
-        legal.call && `call ${money(legal.call_amount, cur)}`,
-        legal.bet && `bet ${money(legal.min_to, cur)}${this.fixed ? "" : ` to ${money(legal.max_to, cur)}`}`,
-        legal.raise && `raise to ${money(legal.min_to, cur)}${this.fixed ? "" : ` up to ${money(legal.max_to, cur)}`}`,
+        legal.call && `call ${moneyFormat(legal.call_amount, cur)}`,
+        legal.bet && `bet ${moneyFormat(legal.min_to, cur)}${this.fixed ? "" : ` to ${moneyFormat(legal.max_to, cur)}`}`,
+        legal.raise && `raise to ${moneyFormat(legal.min_to, cur)}${this.fixed ? "" : ` up to ${moneyFormat(legal.max_to, cur)}`}`,
       ].filter(Boolean);
       this.say(`Your turn: ${options.join(", ")}.`);
       const focus = [$("act-check"), $("act-call"), $("act-fold")].find((b) => !b.hidden);
@@ -292,7 +292,7 @@ export function renderSeatControls(state) {
   const topUp = $("top-up");
   topUp.hidden = busted;
   topUp.disabled = room <= 0;
-  topUp.title = room <= 0 ? `Top up: ${AT_MAXIMUM} (${money(t.max_buy_in, t.currency)})` : "";
+  topUp.title = room <= 0 ? `Top up: ${AT_MAXIMUM} (${moneyFormat(t.max_buy_in, t.currency)})` : "";
   topUp.querySelector(".why").hidden = room > 0;
   $("my-stack").textContent = `Your stack: ${chips(me.stack, t)}` +
     (me.pending_top_up ? ` (+${chips(me.pending_top_up, t)} next hand)` : "") +

@@ -6,20 +6,24 @@ const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 
 /**
- * Money for people: cents as dollars for real money, chips as a plain number.
+ * Money for people, by the rules of cashier/money.py `money_format` (the one formatter;
+ * tests/browser/test_money_format_browser.py compares the two on a table of amounts):
+ * real money (cents) "$5" for whole dollars, else "$2.50", thousands separated ("$1,234.56"),
+ * the sign before the dollar sign ("-$2.50"); play money (chips) the count, thousands
+ * separated ("1,250", "-1,250"), no unit word.
  * @param {number} amount integer minor units
  * @param {string} currency "REAL" or "PLAY"
  */
-export function money(amount, currency) {
+export function moneyFormat(amount, currency) {
   if (amount == null) return "";
+  const sign = amount < 0 ? "-" : "";
+  const abs = Math.abs(amount);
   if (currency === "REAL") {
-    const sign = amount < 0 ? "-" : "";
-    const abs = Math.abs(amount);
     const dollars = Math.floor(abs / 100).toLocaleString("en-US");
     const cents = abs % 100;
     return cents ? `${sign}$${dollars}.${String(cents).padStart(2, "0")}` : `${sign}$${dollars}`;
   }
-  return amount.toLocaleString("en-US");
+  return sign + abs.toLocaleString("en-US");
 }
 
 let bigBlindUnits = false;
@@ -44,7 +48,7 @@ export function bigBlinds(amount, bigBlind) {
  * @param {{currency: string, big_blind: number}} table
  */
 export function chips(amount, table) {
-  return bigBlindUnits ? bigBlinds(amount, table.big_blind) : money(amount, table.currency);
+  return bigBlindUnits ? bigBlinds(amount, table.big_blind) : moneyFormat(amount, table.currency);
 }
 
 /** "As" → "Ace of spades" */

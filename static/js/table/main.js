@@ -11,7 +11,7 @@ import { ActionBar, clampAmount, renderSeatControls } from "./actions.js";
 import { bindKeyboard } from "./keyboard.js";
 import { entropyMessage } from "../entropy.js";
 import { logLine, renderFairness, renderHistory } from "./history.js";
-import { money, showBigBlinds } from "./format.js";
+import { moneyFormat, showBigBlinds } from "./format.js";
 import { Sound } from "./sound.js";
 import { TurnAlert } from "./alerts.js";
 import { bindToggle } from "./settings.js";
@@ -219,10 +219,10 @@ function showMyTimeBank(running) {
 function describeTable() {
   const t = state.table;
   const limit = t.structure === "FL"
-    ? `Bets ${money(t.big_blind, t.currency)} preflop and flop, ${money(t.upper_stake, t.currency)} turn and river.`
-    : `Blinds ${money(t.small_blind, t.currency)}/${money(t.big_blind, t.currency)}.`;
-  $("table-rules").textContent = `${limit} Buy-in ${money(t.min_buy_in, t.currency)}–` +
-    `${money(t.max_buy_in, t.currency)}. ${t.action_seconds} s to act, then a ${t.countdown_seconds} s countdown` +
+    ? `Bets ${moneyFormat(t.big_blind, t.currency)} preflop and flop, ${moneyFormat(t.upper_stake, t.currency)} turn and river.`
+    : `Blinds ${moneyFormat(t.small_blind, t.currency)}/${moneyFormat(t.big_blind, t.currency)}.`;
+  $("table-rules").textContent = `${limit} Buy-in ${moneyFormat(t.min_buy_in, t.currency)}–` +
+    `${moneyFormat(t.max_buy_in, t.currency)}. ${t.action_seconds} s to act, then a ${t.countdown_seconds} s countdown` +
     `${t.time_bank ? ", then your time bank" : ""}.`;
 }
 
@@ -246,9 +246,9 @@ function amountDialog({ dialog, title, min, max, note, onSubmit }) {
   const slider = dialog.querySelector("input[type=range]");
   const have = balance(t.currency);
   dialog.querySelector(".dialog-title").textContent = title;
-  dialog.querySelector(".dialog-range").textContent = `Min ${money(min, t.currency)} · Max ${money(max, t.currency)}`;
+  dialog.querySelector(".dialog-range").textContent = `Min ${moneyFormat(min, t.currency)} · Max ${moneyFormat(max, t.currency)}`;
   dialog.querySelector(".dialog-balance").textContent = have == null ? ""
-    : `Your balance: ${money(have, t.currency)}`;
+    : `Your balance: ${moneyFormat(have, t.currency)}`;
   dialog.querySelector(".dialog-note").textContent = note || "";
   const top = have == null ? max : Math.min(max, have);
   const ok = top >= min;

@@ -5,7 +5,7 @@
  * event type it does not know (a newer server) makes it refresh.
  * @module table/state
  */
-import { cardsText, money } from "./format.js";
+import { cardsText, moneyFormat } from "./format.js";
 
 const RECENT_HANDS = 10;
 const CHAT_KEEP = 100; // chat lines kept by the page (the snapshot brings the last 30)
@@ -135,7 +135,7 @@ export function applyEvent(state, ev) {
   const out = { say: [], fly: [], refresh: false, myTurn: false, newHand: false, mine: false,
     chat: false };
   const cur = state.table.currency;
-  const m = (a) => money(a, cur);
+  const m = (a) => moneyFormat(a, cur);
   const hand = state.hand;
   const seat = ev.seat != null ? seatOf(state, ev.seat) : undefined;
   const me = state.you && state.you.seat;

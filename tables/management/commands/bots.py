@@ -25,7 +25,8 @@ from bots.client import (
     session_cookie,
     summary_lines,
 )
-from tables.models import Currency, Seat, TableConfig
+from cashier.money import Currency
+from tables.models import Seat, TableConfig
 
 
 def room_url() -> str:

@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from accounts.signals import user_signed_up
-from tables.models import Currency, SmallBlindRule, Structure, TableConfig, TimeoutPolicy
+from cashier.money import Currency
+from tables.models import SmallBlindRule, Structure, TableConfig, TimeoutPolicy
 
 DEMO_USERS = [
     # username, password, staff

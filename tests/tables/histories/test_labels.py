@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tables.engine import SeatIn, TableRules, start_hand
-from tables.histories.labels import money, positions, signed_money
+from tables.histories.labels import positions, signed_money
 
 
 def table_of(seats: list[int], button: int) -> dict[int, str]:
@@ -25,9 +25,6 @@ def test_positions_count_back_from_the_button(seats, button, expected) -> None:
     assert table_of(seats, button) == expected
 
 
-def test_money_in_dollars_or_chips() -> None:
-    assert money(250, real=True) == "$2.50" and money(500, real=True) == "$5"
-    assert money(5, real=True) == "$0.05"
-    assert money(12500, real=False) == "12,500" and money(12500, real=False, grouped=False) == "12500"
-    assert signed_money(-150, real=True) == "-$1.50" and signed_money(3, real=False) == "+3"
-    assert signed_money(0, real=False) == "0"
+def test_winnings_with_their_sign() -> None:
+    assert signed_money(-150, "REAL") == "-$1.50" and signed_money(3, "PLAY") == "+3"
+    assert signed_money(500, "REAL") == "+$5" and signed_money(0, "PLAY") == "0"

@@ -7,12 +7,12 @@ from django.db import transaction
 
 from cashier.audit import ledger_audit
 from cashier.models import AccountKind, LedgerAccount, PendingTopUp, TopUpStatus
-from cashier.services import apply_top_ups
 from tables import services
 from tables.engine import legal_actions
 from tables.models import AutoTopUp, Seat, SeatStatus
 from tables.services.auto_topup import auto_top_up_set, auto_top_ups_request
 from tables.services.locks import table_lock
+from tests.cashier.seats import apply_top_ups
 from tests.tables.helpers import live
 
 pytestmark = pytest.mark.django_db(transaction=True)

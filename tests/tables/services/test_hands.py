@@ -7,15 +7,18 @@ import random
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cashier.audit import ledger_audit
-from cashier.models import PendingTopUp, TopUpStatus
-from cashier.services import settle_hand, wallet_account
+from cashier.errors import LedgerBroken
+from cashier.models import HandSettlement, PendingTopUp, TopUpStatus
+from cashier.services import wallet_account
 from tables import services
 from tables.engine import legal_actions
 from tables.models import Hand, HandEvent, HandSummary, Seat
+from tests.cashier.seats import settle_hand
 from tests.tables.helpers import live, play_out, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,6 +59,23 @@ def test_finished_hand_settles_through_the_ledger(play_table, make_player, sit):
         report = ledger_audit()
         assert report.ok, report.summary()
     assert HandSummary.objects.filter(table=play_table).count() == played >= 1
+
+
+def test_a_hand_does_not_end_on_a_table_whose_stacks_disagree_with_its_escrow(
+        play_table, make_player, sit):
+    """Tables write their stacks, the cashier checks them at every settlement: a seat whose
+    chips changed behind the ledger's back stops the hand's end, and nothing of it is kept."""
+    alice, bob = make_player("alice"), make_player("bob")
+    sit(play_table, alice, 1)
+    sit(play_table, bob, 2)
+    hand = services.hand_start(table_id=play_table.pk, force=True)
+    Seat.objects.filter(table=play_table, player=bob).update(chips=F("chips") + 5)
+    ts, _hand, _state = live(play_table.pk)
+    with pytest.raises(LedgerBroken):
+        services.act(table_id=play_table.pk, user_id=to_act_user(play_table.pk),
+                     action="fold", expected_version=ts.version)
+    hand.refresh_from_db()
+    assert hand.finished_at is None and not HandSettlement.objects.exists()
 
 
 def test_rake_goes_to_the_house_and_summary_counts_the_flop(make_table, make_player, sit):

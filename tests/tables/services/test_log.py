@@ -98,3 +98,47 @@ def test_the_table_rows_fields_follow_the_events_and_the_step(play_table, make_p
         assert sent == []
     after = TableState.objects.get(pk=play_table.pk)
     assert (after.version, after.button_seat) == (before.version + 1, 1)
+
+
+def test_rows_with_the_same_changes_share_one_update_and_keep_their_values(
+        play_table, make_player, sit):
+    """Seats whose same fields changed go out in one UPDATE (a CASE on the id per field):
+    each keeps its own values, of every type (a time, a number, a choice, a flag)."""
+    seats = [sit(play_table, make_player(name), n) for n, name in enumerate(("a", "b", "c"), 1)]
+    now = play_table.created_at
+    with transaction.atomic():
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        tracked = [log.track(Seat.objects.get(pk=s.pk)) for s in seats]
+        for k, seat in enumerate(tracked):
+            seat.status, seat.missed_blinds = SeatStatus.SITTING_OUT, True
+            seat.sat_out_at = now.replace(microsecond=k)
+            seat.chips += 10 * (k + 1)
+        with updates() as sent:
+            log.flush()
+    for k, seat in enumerate(seats):
+        fresh = Seat.objects.get(pk=seat.pk)
+        assert (fresh.status, fresh.missed_blinds, fresh.sat_out_at, fresh.chips) == (
+            SeatStatus.SITTING_OUT, True, now.replace(microsecond=k),
+            seat.chips + 10 * (k + 1))
+    seat_updates = [part for sql in sent for part in sql.split("UPDATE ")[1:]
+                    if part.startswith('"tables_seat"')]
+    assert len(seat_updates) == 1, sent
+
+
+def test_stack_changes_move_read_seats_in_memory_and_others_by_statement(
+        play_table, make_player, sit):
+    """The cashier's StackChanges: a seat the step read (tracked) is written with its other
+    changes; a seat it did not read gets the chips added in the database."""
+    from cashier.services import StackChanges
+
+    read, unread = (sit(play_table, make_player(name), n) for n, name in ((1, "a"), (2, "b")))
+    with transaction.atomic():
+        held = table_lock(play_table.pk)
+        log = EventLog(held)
+        seat = log.track(Seat.objects.get(pk=read.pk))
+        log.stacks(StackChanges({read.pk: 7, unread.pk: -5}))
+        assert seat.chips == read.chips + 7
+        log.flush()
+    assert Seat.objects.get(pk=read.pk).chips == read.chips + 7
+    assert Seat.objects.get(pk=unread.pk).chips == unread.chips - 5

@@ -78,11 +78,11 @@ def logging_config(*, fmt: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {
-            "room_context": {"()": "pokerroom.logs.RoomContextFilter"},
-            "quiet_tasks": {"()": "pokerroom.logs.QuietTasksFilter"},
+            "room_context": {"()": "observability.logs.RoomContextFilter"},
+            "quiet_tasks": {"()": "observability.logs.QuietTasksFilter"},
         },
         "formatters": {
-            "text": {"()": "pokerroom.logs.TextFormatter",
+            "text": {"()": "observability.logs.TextFormatter",
                      "format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
             "json": {"()": "pythonjsonlogger.json.JsonFormatter",
                      "format": "%(asctime)s %(levelname)s %(name)s %(message)s",

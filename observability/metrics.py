@@ -1,4 +1,5 @@
-"""The room's own Prometheus metrics, all defined here, and the protected `/metrics` view.
+"""The room's own Prometheus metrics, all defined here (the protected `/metrics` view that
+serves them is pokerroom/scrape.py: this package imports no app of the room).
 
 Counters and histograms are incremented where things happen (services, tasks, the cashier);
 django-prometheus adds the HTTP request metrics (settings.MIDDLEWARE). Several processes (daphne,
@@ -13,23 +14,13 @@ are the truth whichever process started or ended what.
 from __future__ import annotations
 
 import atexit
-import hmac
 import os
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    REGISTRY,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-    multiprocess,
-)
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
+from prometheus_client import Counter, Gauge, Histogram, multiprocess
+
+from observability.logs import log_context
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
@@ -73,9 +64,7 @@ LEDGER_TRANSACTIONS = Counter("room_ledger_transactions",
 
 def socket_observed(kind: str, app: Callable[..., Awaitable[None]]) -> Callable[..., Any]:
     """Wrap a WebSocket route's ASGI app: `room_sockets_open{kind}` counts its live sockets, and
-    whatever is logged for a table's socket carries the table id (pokerroom/logs.py)."""
-    from pokerroom.logs import log_context
-
+    whatever is logged for a table's socket carries the table id (observability/logs.py)."""
     gauge = SOCKETS.labels(kind)
 
     async def observed(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -88,63 +77,6 @@ def socket_observed(kind: str, app: Callable[..., Awaitable[None]]) -> Callable[
             gauge.dec()
 
     return observed
-
-
-# The scrape ------------------------------------------------------------------------------------
-class LiveCollector(Collector):
-    """Numbers read from the database at scrape time (one cheap query each)."""
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        from django.db import DatabaseError
-
-        from tables.models import Seat, TableState
-
-        try:
-            running = TableState.objects.filter(hand__isnull=False,
-                                                hand__finished_at__isnull=True).count()
-            seated = Seat.objects.count()
-        except DatabaseError:  # the other metrics still go out; /readyz names the outage
-            return
-        yield GaugeMetricFamily("room_hands_running", "Hands in play now.", value=running)
-        yield GaugeMetricFamily("room_players_seated", "Seats taken now.", value=seated)
-
-
-def exposition() -> bytes:
-    """Every metric of the room in Prometheus's text format."""
-    if MULTIPROCESS:
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
-    else:
-        registry = REGISTRY
-    live = CollectorRegistry()
-    live.register(LiveCollector())
-    return generate_latest(registry) + generate_latest(live)
-
-
-def token_ok(header: str, token: str) -> bool:
-    """Does an `Authorization: Bearer ...` header carry `token` (compared in constant time)?"""
-    scheme, _, given = header.partition(" ")
-    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(
-        given.strip().encode(), token.encode())
-
-
-def metrics_view(request: Any) -> Any:
-    """GET /metrics for Prometheus: a bearer token (`METRICS_TOKEN`) or a staff session.
-    Anyone else gets 401 (no credentials, or a wrong token) or 403 (logged in, not staff)."""
-    from django.conf import settings
-    from django.http import HttpResponse
-
-    if request.method != "GET":
-        return HttpResponse(status=405, headers={"Allow": "GET"})
-    header = request.headers.get("Authorization", "")
-    allowed = token_ok(header, settings.METRICS_TOKEN) if header else request.user.is_staff
-    if not allowed:
-        if request.user.is_authenticated and not header:
-            return HttpResponse("Staff only.\n", status=403, content_type="text/plain")
-        return HttpResponse("Send Authorization: Bearer <METRICS_TOKEN>, or log in as staff.\n",
-                            status=401, content_type="text/plain",
-                            headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
-    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)
 
 
 def _process_dead() -> None:
