@@ -194,7 +194,7 @@ def test_requirements_txt_alone_provides_every_module_the_bots_import():
               if line.strip() and not line.startswith(("#", "-"))}
     assert "websockets" in listed
     distributions = importlib.metadata.packages_distributions()
-    for source in ("bots/client.py", "tables/management/commands/bots.py"):
+    for source in ("bots/client.py", "bots/management/commands/bots.py"):
         for module in third_party_imports(REPO / source):
             provided_by = {canonical(d) for d in distributions.get(module, [])}
             assert provided_by & listed, f"{source} imports {module}: not in requirements.txt"
