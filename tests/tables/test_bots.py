@@ -22,9 +22,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bots.client import Bot, BotResult, TableTally, bot_accounts, session_cookie, summary_lines
+from bots.management.commands.bots import play
 from cashier.audit import ledger_audit
 from tables import services
-from tables.management.commands.bots import play
 from tables.models import HandSummary, Seat
 from tests.conftest import REPO, room_metric
 from tests.tables.realroom import (  # noqa: F401  (fixtures)
@@ -173,7 +173,7 @@ def test_the_command_refuses_more_bots_than_free_seats(make_table, make_player):
 
 
 def test_the_url_defaults_to_where_make_run_serves(monkeypatch):
-    from tables.management.commands.bots import room_url
+    from bots.management.commands.bots import room_url
 
     monkeypatch.delenv("ROOM_HOST", raising=False)
     monkeypatch.delenv("ROOM_PORT", raising=False)
