@@ -555,6 +555,8 @@ async def client_run(spec: dict[str, Any], together: Any,
         if time.monotonic() >= window["end"] or not reserves[table_id]:
             return
         table = next(t for t in spec["tables"] if t["id"] == table_id)
+        tally = tallies[table_id]
+        tally.claimed = {n: uid for n, uid in tally.claimed.items() if uid != leaver.user_id}
         bot = player(table, reserves[table_id].pop(0), leaver.result.sat_at or 1,
                      tallies[table_id])
         bots.append(bot)
@@ -570,9 +572,11 @@ async def client_run(spec: dict[str, Any], together: Any,
                sum(_open(b) for b in bots if b.watch_only), "lobby": lobby_stats["open"]}
     await _all_here(together)
     lobby_stop.set()
+    leaving = time.monotonic()
     for bot in list(bots):
         await bot.finish()
     done, pending = await asyncio.wait(list(tasks.values()), timeout=spec["grace"])
+    left_after = time.monotonic() - leaving
     for task in pending:
         task.cancel()
     await asyncio.gather(*lobbies, return_exceptions=True)
@@ -589,7 +593,7 @@ async def client_run(spec: dict[str, Any], together: Any,
         and dropped.get(table, -math.inf) < r[0] and r[3] < window["end"] - 10)
     return {"latencies": latencies, "durations": durations, "next_deal": next_deal,
             "lateness": lateness, "counts": dict(counts), "errors": dict(errors),
-            "sockets": sockets, "seated_after": seated_after,
+            "sockets": sockets, "seated_after": seated_after, "left_after": left_after,
             "window": (window["start"], window["end"]), "incomplete": dict(incomplete),
             "races": sum(b.result.races for b in tasks),
             "let_go": sum(b.result.let_go for b in tasks),
@@ -737,7 +741,7 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "next_deal_samples": len(next_deal), "pause": args.defaults["pause"],
         "lateness_p99_ms": 1000 * percentile(lateness, 0.99), "lateness_samples": len(lateness),
         "server_lateness_p99": bucket_quantile(server.get("lateness", {}), 0.99),
-        "server_timeouts": server.get("timeouts", math.nan),
+        "server_timeouts": server.get("timeouts", 0.0) if server else math.nan,
         "cpu": cpu, "pg_connections": conns,
         "snapshots": server.get("room_snapshots_total", math.nan),
         "server_hands": server.get("room_hands_started_total", math.nan),
@@ -748,6 +752,7 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "lobby_refreshes": sum(p["lobby_refreshes"] for p in parts),
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts),
+        "left_after": max(p["left_after"] for p in parts),
         "errors": dict(errors), "load": os.getloadavg(),
     }
 
@@ -800,7 +805,7 @@ def report(r: dict[str, Any]) -> list[str]:
         f"snapshots per hand: {r['snapshots'] / hands:.3f} ({r['snapshots']:.0f} snapshots, "
         f"{r['server_hands']:.0f} hands, {r['resyncs']:.0f} resyncs; room_snapshots_total)",
         f"trickle: {r['trickle']}, {r['reconnects']} reconnects, {r['lobby_refreshes']} lobby "
-        f"refreshes, {r['races']} races; all seated after {r['seated_after']:.1f} s",
+        f"refreshes, {r['races']} races; all seated after {r['seated_after']:.1f} s, all left {r['left_after']:.1f} s after the window",
         f"errors: {r['errors'] or 'none'}",
     ]
 
@@ -823,7 +828,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--think-median", type=float, default=2.0)
     p.add_argument("--think-sigma", type=float, default=0.6)
     p.add_argument("--think-cap", type=float, default=None,
-                   help="longest think (default: 1 s below the table's quiet time)")
+                   help="longest think (default: 90 %% of the table's quiet time)")
     p.add_argument("--timeout-rate", type=float, default=0.02)
     p.add_argument("--chat-seconds", type=float, default=30.0, help="per table")
     p.add_argument("--reconnect-seconds", type=float, default=600.0, help="per socket")
@@ -876,7 +881,7 @@ def main(argv: list[str] | None = None) -> int:
                                                          defaults["countdown_seconds"])
         args.defaults = {"pause": defaults["hand_pause_seconds"], "timer": sum(timers)}
         if args.think_cap is None:
-            args.think_cap = max(0.1, timers[0] - 1.0)
+            args.think_cap = 0.9 * timers[0]
         largest = args.max_tables if args.find_capacity else args.tables
         table_ids = tables_make(largest, timers=tuple(args.timers) if args.timers else None)
         accounts = accounts_make(largest * (SEATS + NEWCOMERS_PER_TABLE + 1))

@@ -275,6 +275,8 @@ class Bot:
             finally:
                 if pinger is not None:
                     pinger.cancel()
+        if self.stop.is_set():  # finish() closed it
+            return
         raise ConnectionError("the server closed the connection")
 
     async def heartbeat(self, ws: Any) -> None:
@@ -461,6 +463,7 @@ class Bot:
         self.leave_wanted = True
         if self.seat is None:
             self.stop.set()
+            await self.drop()  # a spectator may wait long for its next message
         elif not self.leaving:
             with contextlib.suppress(ConnectionClosed):  # `session` asks again once reconnected
                 await self.send_leave()
