@@ -9,7 +9,8 @@ default settings (3 s pause between hands, the seeds' timers, Celery dealing the
 for the run in a throwaway database (``--database``, created, migrated, dropped) or in an
 existing migrated one (``--use-database``, which the test uses; nothing dropped).
 
-Players behave like people (tables.bots.Bot with its hooks): log-normal think times (median
+Players behave like people (tables.bots.Bot with its hooks): folds, calls and raises in a 6-max
+game's proportions (`people_choose`), log-normal think times (median
 ``--think-median`` s, capped at ``--think-cap`` below the timer), ``--timeout-rate`` of turns
 left to the timer, a ping every 10 s, a chat line per table every ``--chat-seconds`` or so, one
 spectator socket per table, lobby sockets for 10 % of the players (each refreshes every 5 s, as
@@ -105,6 +106,29 @@ def bucket_quantile(buckets: dict[float, float], q: float) -> float:
         if buckets[le] >= q * total:
             return le
     return math.inf
+
+
+def people_choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Decisions closer to a 6-max game than the bots' default (which calls nearly everything,
+    so six players see every street): facing a bet, fold 55 %, call 35 %, raise 10 %; free to
+    check, check 75 %, bet 25 % (half the pot-ish: up to three minimum bets)."""
+    if legal.get("show") or legal.get("muck"):
+        return {"type": "show" if rng.random() < 0.5 else "muck"}
+    roll = rng.random()
+    aggressive = legal.get("bet") or legal.get("raise")
+    if legal.get("check"):
+        if aggressive and roll < 0.25:
+            low, high = legal["min_to"], legal["max_to"]
+            return {"type": "act", "action": "bet" if legal.get("bet") else "raise",
+                    "amount": rng.randint(low, min(high, low * 3))}
+        return {"type": "act", "action": "check"}
+    if roll < 0.55 and legal.get("fold"):
+        return {"type": "act", "action": "fold"}
+    if roll > 0.90 and aggressive:
+        low, high = legal["min_to"], legal["max_to"]
+        return {"type": "act", "action": "raise" if legal.get("raise") else "bet",
+                "amount": rng.randint(low, min(high, low * 2))}
+    return {"type": "act", "action": "call"}
 
 
 def lognormal_think(median: float, sigma: float, cap: float) -> Callable[[random.Random], float]:
@@ -472,7 +496,8 @@ async def client_run(spec: dict[str, Any], together: Any,
                   cookie=cookie, seat=seat, tally=tally, buy_in=200,
                   rng=random.Random(user_id * 7919 + spec["seed"]), reconnect_seconds=60,
                   on_send=on_send, on_event=on_event, think_time=think,
-                  timeout_rate=spec["timeout_rate"], ping_seconds=PING_SECONDS)
+                  timeout_rate=spec["timeout_rate"], ping_seconds=PING_SECONDS,
+                  choose=people_choose)
         listeners[table["id"]].append(bot)
         return bot
 

@@ -37,6 +37,7 @@ RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out", "e
 MONEY_MESSAGES = frozenset({"sit", "top_up", "leave"})
 SEND_RATE = 8.0  # messages per second per socket; the server allows 10 sustained
 ThinkTime = Callable[[random.Random], float]  # seconds to wait before acting on a turn
+Strategy = Callable[[dict[str, Any], random.Random], dict[str, Any]]  # legal → a message
 
 
 # Accounts and sessions (synchronous Django) ------------------------------------------------
@@ -179,7 +180,8 @@ class Bot:
 
     Hooks for the benchmarks: `on_send(bot, message)` just before an `act` is sent and
     `on_event(bot, version, event)` for every event received. Playing like a person (all off
-    by default): `think_time(rng)` seconds before each decision (instead of `think` x 0.5-1.5),
+    by default): `choose(legal, rng)` the decision (instead of `choose_action`),
+    `think_time(rng)` seconds before each decision (instead of `think` x 0.5-1.5),
     `timeout_rate` of turns left to the server's timer, a `ping` every `ping_seconds` as the
     browser's heartbeat, `watch_only` (a spectator: never sits), and `drop()` (the socket goes
     away; the bot reconnects with its last version, as the page does)."""
@@ -190,7 +192,8 @@ class Bot:
                  on_send: Callable[[Bot, dict[str, Any]], None] | None = None,
                  on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None,
                  think_time: ThinkTime | None = None, timeout_rate: float = 0.0,
-                 ping_seconds: float = 0.0, watch_only: bool = False) -> None:
+                 ping_seconds: float = 0.0, watch_only: bool = False,
+                 choose: Strategy = choose_action) -> None:
         self.url, self.table_id, self.user_id, self.cookie = url, table_id, user_id, cookie
         self.want_seat, self.tally, self.think, self.buy_in = seat, tally, think, buy_in
         self.rng = rng or random.Random()
@@ -198,7 +201,7 @@ class Bot:
         self.lost_at: float | None = None
         self.on_send, self.on_event = on_send, on_event
         self.think_time, self.timeout_rate = think_time, timeout_rate
-        self.ping_seconds, self.watch_only = ping_seconds, watch_only
+        self.ping_seconds, self.watch_only, self.choose = ping_seconds, watch_only, choose
         self.letting_go = False  # this turn is left to the timer
         self.last_think = 0.0  # the wait before the last decision sent
         self.stack: int | None = None  # our chips, from the last `stacks` or `seat_taken`
@@ -484,7 +487,7 @@ class Bot:
             self.last_think = self.rng.uniform(0.5, 1.5) * self.think if self.think > 0 else 0.0
         if self.last_think > 0:
             await asyncio.sleep(self.last_think)
-        message = {**choose_action(self.legal, self.rng), "version": self.version}
+        message = {**self.choose(self.legal, self.rng), "version": self.version}
         if self.on_send is not None:
             self.on_send(self, message)
         self.in_flight, self.sent_version = True, self.version
