@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 FIGURES = [
     r"^tables: 2$",
     r"^sockets: \d+ player, \d+ spectator, \d+ lobby = \d+ \(server counts: \d+ table, \d+ lobby\)",
-    r"^hands/hour/table: achieved [\d.]+ .* intended [\d.]+.*: pace [\d.]+ %$",
+    r"^hands/hour/table: achieved [\d.]+ .* intended [\d.]+: pace [\d.]+ %",
     r"^actions/s: [\d.]+ ",
     r"^action -> every socket p50/p95/p99 ms: (?P<p50>[\d.]+) / (?P<p95>[\d.]+) / (?P<p99>[\d.]+) ",
     r"^hand end -> next deal p50/p95/p99 ms: [\d.]+ / [\d.]+ / [\d.]+ against the 3 s pause",
