@@ -707,19 +707,25 @@ def run_step(room: Room, args: argparse.Namespace, *, tables: int,
     parts: list[dict[str, Any]] = []
     reader: threading.Thread | None = None
     deadline = time.monotonic() + 120 + args.warmup + args.seconds + args.grace + 300
-    while len(parts) < len(procs):
-        try:
-            message = results.get(timeout=1.0)
-        except Exception:  # queue.Empty
-            if time.monotonic() > deadline or not any(p.is_alive() for p in procs):
-                raise RuntimeError("the client processes stopped without a result") from None
-            continue
-        if "window" in message and len(message) == 1:
-            if reader is None:
-                reader = threading.Thread(target=read_marks, args=message["window"], daemon=True)
-                reader.start()
-            continue
-        parts.append(message)
+    try:
+        while len(parts) < len(procs):
+            try:
+                message = results.get(timeout=1.0)
+            except Exception:  # queue.Empty
+                if time.monotonic() > deadline or not any(p.is_alive() for p in procs):
+                    raise RuntimeError("the client processes stopped without a result") from None
+                continue
+            if "window" in message and len(message) == 1:
+                if reader is None:
+                    reader = threading.Thread(target=read_marks, args=message["window"],
+                                              daemon=True)
+                    reader.start()
+                continue
+            parts.append(message)
+    finally:
+        for p in procs:  # interrupted (Ctrl-C) or failed: no client outlives the run
+            if p.is_alive() and len(parts) < len(procs):
+                p.terminate()
     if reader is not None:
         reader.join(timeout=60)
     cpu = meter.between(min(p["window"][0] for p in parts), max(p["window"][1] for p in parts))
