@@ -856,7 +856,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--clients", type=int, default=1, help="client processes")
     p.add_argument("--seconds", type=float, default=60.0, help="measured window")
     p.add_argument("--warmup", type=float, default=10.0)
-    p.add_argument("--grace", type=float, default=60.0, help="for the bots to leave")
+    p.add_argument("--grace", type=float, default=90.0,
+                   help="for the bots to leave (a hand with a turn left to the timer lasts)")
     p.add_argument("--find-capacity", action="store_true")
     p.add_argument("--step", type=int, default=20)
     p.add_argument("--max-tables", type=int, default=200)
@@ -917,10 +918,15 @@ def main(argv: list[str] | None = None) -> int:
         args.defaults = {"pause": defaults["hand_pause_seconds"], "timer": sum(timers)}
         if args.think_cap is None:
             args.think_cap = 0.9 * timers[0]
-        largest = args.max_tables if args.find_capacity else args.tables
-        table_ids = tables_make(largest, timers=tuple(args.timers) if args.timers else None)
-        accounts = accounts_make(largest * (SEATS + NEWCOMERS_PER_TABLE + 1))
-        connections.close_all()
+
+        def room_for(tables: int) -> tuple[list[int], list[tuple[int, str, str]]]:
+            """Tables and accounts made as steps need them: the lobby lists only the tables
+            in play."""
+            made = (tables_make(tables, timers=tuple(args.timers) if args.timers else None),
+                    accounts_make(tables * (SEATS + NEWCOMERS_PER_TABLE + 1)))
+            connections.close_all()
+            return made
+
         concurrency = args.concurrency or int(option_value(procfile_command("worker"),
                                                            "--concurrency", "2"))
         print(f"room: {args.servers} daphne behind nginx, Celery worker (prefork, concurrency "
@@ -935,6 +941,7 @@ def main(argv: list[str] | None = None) -> int:
         args.pg_connections = pg_connections(args.server, args.database)
         if not args.find_capacity:
             nginx_start(room, args.mode)
+            table_ids, accounts = room_for(args.tables)
             result = run_step(room, args, tables=args.tables, accounts=accounts,
                               table_ids=table_ids)
             print("\n".join(report(result)), flush=True)
@@ -946,6 +953,7 @@ def main(argv: list[str] | None = None) -> int:
             nginx_start(room, mode)
             found[mode] = 0
             for tables in range(args.tables, args.max_tables + 1, args.step):
+                table_ids, accounts = room_for(tables)
                 result = run_step(room, args, tables=tables, accounts=accounts,
                                   table_ids=table_ids)
                 print("\n".join(report(result)), flush=True)
