@@ -5,7 +5,9 @@ session created in-process (the same database as the room) whose key travels as 
 `sessionid` cookie, with an `Origin` the room accepts. It then sits, buys in and plays random
 legal actions from the `legal` object of its own `turn` events, exactly as a client would.
 
-Used by `python manage.py bots`, tests/tables/test_bots.py and bench/ws_load.py.
+Used by `python manage.py bots`, tests/tables/test_bots.py, bench/ws_load.py and
+bench/capacity.py (which plays like people do through the hooks: `think_time`, `timeout_rate`,
+`ping_seconds`, `watch_only`, `drop`).
 """
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ RACE_ERRORS = frozenset({"stale_version", "not_your_turn", "not_sitting_out", "e
 # money once.
 MONEY_MESSAGES = frozenset({"sit", "top_up", "leave"})
 SEND_RATE = 8.0  # messages per second per socket; the server allows 10 sustained
+ThinkTime = Callable[[random.Random], float]  # seconds to wait before acting on a turn
+Strategy = Callable[[dict[str, Any], random.Random], dict[str, Any]]  # legal → a message
 
 
 # Accounts and sessions (synchronous Django) ------------------------------------------------
@@ -139,6 +143,7 @@ class BotResult:
     reconnects: int = 0
     throttled: int = 0
     timeouts: int = 0  # turns the server acted on for us (then sat us out; we sat in again)
+    let_go: int = 0  # turns left to time out on purpose (`timeout_rate`)
     snapshot_requests: int = 0  # as the browser: only for an event type it does not know
     errors: Counter[str] = field(default_factory=Counter)
     left: bool = False
@@ -173,20 +178,33 @@ def choose_action(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 class Bot:
     """One bot's socket: sit (or find its seat), play its turns, leave after the tally is done.
 
-    Hooks for the benchmark: `on_send(bot, message)` just before an `act` is sent and
-    `on_event(bot, version, event)` for every event received."""
+    Hooks for the benchmarks: `on_send(bot, message)` just before an `act` is sent and
+    `on_event(bot, version, event)` for every event received. Playing like a person (all off
+    by default): `choose(legal, rng)` the decision (instead of `choose_action`),
+    `think_time(rng)` seconds before each decision (instead of `think` x 0.5-1.5),
+    `timeout_rate` of turns left to the server's timer, a `ping` every `ping_seconds` as the
+    browser's heartbeat, `watch_only` (a spectator: never sits), and `drop()` (the socket goes
+    away; the bot reconnects with its last version, as the page does)."""
 
     def __init__(self, *, url: str, table_id: int, user_id: int, name: str, cookie: str,
                  seat: int, tally: TableTally, think: float = 0.5, buy_in: int | None = None,
                  rng: random.Random | None = None, reconnect_seconds: float = 30.0,
                  on_send: Callable[[Bot, dict[str, Any]], None] | None = None,
-                 on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None) -> None:
+                 on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None,
+                 think_time: ThinkTime | None = None, timeout_rate: float = 0.0,
+                 ping_seconds: float = 0.0, watch_only: bool = False,
+                 choose: Strategy = choose_action) -> None:
         self.url, self.table_id, self.user_id, self.cookie = url, table_id, user_id, cookie
         self.want_seat, self.tally, self.think, self.buy_in = seat, tally, think, buy_in
         self.rng = rng or random.Random()
         self.reconnect_seconds = reconnect_seconds
         self.lost_at: float | None = None
         self.on_send, self.on_event = on_send, on_event
+        self.think_time, self.timeout_rate = think_time, timeout_rate
+        self.ping_seconds, self.watch_only, self.choose = ping_seconds, watch_only, choose
+        self.letting_go = False  # this turn is left to the timer
+        self.last_think = 0.0  # the wait before the last decision sent
+        self.stack: int | None = None  # our chips, from the last `stacks` or `seat_taken`
         self.result = BotResult(name=name)
         self.version: int | None = None
         self.asked_from: int | None = None
@@ -249,13 +267,38 @@ class Bot:
                 # with the old socket. The server answers only after its resync: a seat freed
                 # meanwhile shows up as `seat_left` first, and the session ends on it.
                 await self.send_leave()
-            await self.maybe_act()  # back during our turn: the bar is still there, act again
-            async for raw in ws:
-                await self.handle(json.loads(raw))
-                if self.result.left or self.stop.is_set():
-                    return
-                await self.maybe_act()
+            pinger = asyncio.create_task(self.heartbeat(ws)) if self.ping_seconds else None
+            try:
+                await self.maybe_act()  # back during our turn: the bar is still there, act again
+                async for raw in ws:
+                    await self.handle(json.loads(raw))
+                    if self.result.left or self.stop.is_set():
+                        return
+                    await self.maybe_act()
+            finally:
+                if pinger is not None:
+                    pinger.cancel()
+        if self.stop.is_set():  # finish() closed it
+            return
         raise ConnectionError("the server closed the connection")
+
+    async def heartbeat(self, ws: Any) -> None:
+        """`ping` every `ping_seconds` on this socket, as static/js/table/client.js does."""
+        from websockets.exceptions import ConnectionClosed
+
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.sleep(self.ping_seconds)
+                if self.ws is not ws:
+                    return
+                await self.send({"type": "ping"})
+
+    async def drop(self) -> None:
+        """Close the socket as a lost network would: `run` reconnects with `?last_version=`
+        (the server answers with the missed events or a snapshot)."""
+        ws = getattr(self, "ws", None)
+        if ws is not None:
+            await ws.close()
 
     async def send(self, message: dict[str, Any]) -> Any:
         """Send at most SEND_RATE messages a second: the server refuses faster clients
@@ -347,6 +390,8 @@ class Bot:
         if self.seat is None and you.get("seat"):
             self.result.seat = self.result.sat_at = you["seat"]
         await self.contribute(snap.get("next_commitment"))
+        if self.watch_only:
+            return
         if self.seat is None and not self.leaving and self.sit_asked is None:
             taken = {s["seat"] for s in snap["seats"]} | self.seats_refused
             free = [n for n in range(1, self.table["max_seats"] + 1) if n not in taken]
@@ -370,6 +415,7 @@ class Bot:
         if kind == "seat_taken" and event.get("player_id") == self.user_id:
             self.sit_asked = None
             self.result.bought_in += event["stack"]
+            self.stack = event["stack"]
         elif kind == "top_up" and seat == self.seat and self.seat is not None:
             self.result.bought_in += event["amount"]
         elif kind == "seat_left" and event.get("player_id") == self.user_id:
@@ -378,6 +424,10 @@ class Bot:
         elif kind == "turn":
             self.in_flight = False
             self.legal = event.get("legal") if seat == self.seat else None
+            self.letting_go = bool(self.legal and self.timeout_rate
+                                   and not (self.legal.get("show") or self.legal.get("muck"))
+                                   and self.rng.random() < self.timeout_rate)
+            self.result.let_go += self.letting_go
         elif kind == "action" and seat == self.seat:
             self.legal, self.in_flight = None, False
         elif kind == "hand_start" and self.seat in (event.get("seats") or []):
@@ -388,6 +438,7 @@ class Bot:
                 self.tally.ended.add(event["hand_id"])
         elif kind == "stacks" and self.seat is not None and not self.leaving:
             stack = (event.get("stacks") or {}).get(str(self.seat))
+            self.stack = stack if stack is not None else self.stack
             low = stack is not None and stack < self.table.get("big_blind", 1) * 2
             if low and not self.topping_up:
                 self.topping_up = True
@@ -415,6 +466,7 @@ class Bot:
         self.leave_wanted = True
         if self.seat is None:
             self.stop.set()
+            await self.drop()  # a spectator may wait long for its next message
         elif not self.leaving:
             with contextlib.suppress(ConnectionClosed):  # `session` asks again once reconnected
                 await self.send_leave()
@@ -427,11 +479,15 @@ class Bot:
         """Act when it is our turn. After a refusal, wait for news (a newer version) first:
         the event that made our view stale is still on its way."""
         if (self.legal is None or self.in_flight or self.version is None
-                or self.version == self.sent_version):
+                or self.version == self.sent_version or self.letting_go):
             return
-        if self.think > 0:
-            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-        message = {**choose_action(self.legal, self.rng), "version": self.version}
+        if self.think_time is not None:
+            self.last_think = self.think_time(self.rng)
+        else:
+            self.last_think = self.rng.uniform(0.5, 1.5) * self.think if self.think > 0 else 0.0
+        if self.last_think > 0:
+            await asyncio.sleep(self.last_think)
+        message = {**self.choose(self.legal, self.rng), "version": self.version}
         if self.on_send is not None:
             self.on_send(self, message)
         self.in_flight, self.sent_version = True, self.version

@@ -1,0 +1,57 @@
+"""bench/capacity.py end to end on a tiny room: one daphne behind nginx, a prefork worker and
+beat, two tables, a few seconds routed and spread (--find-capacity). The report must carry every
+figure of issue 27 and end with the line operators read."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO, database_url_for_subprocesses
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+FIGURES = [
+    r"^tables: 2$",
+    r"^sockets: \d+ player, \d+ spectator, \d+ lobby = \d+ \(server counts: \d+ table, \d+ lobby\)",
+    r"^hands/hour/table: achieved [\d.]+ .* intended [\d.]+: pace [\d.]+ %",
+    r"^actions/s: [\d.]+ ",
+    r"^action -> every socket p50/p95/p99 ms: (?P<p50>[\d.]+) / (?P<p95>[\d.]+) / (?P<p99>[\d.]+) ",
+    r"^hand end -> next deal p50/p95/p99 ms: [\d.]+ / [\d.]+ / [\d.]+ against the 3 s pause",
+    r"^timer lateness p99 ms: \S+ client-observed .* server histogram p99 <= \S+ ms",
+    r"^CPU over [\d.]+ s: .*daphne [\d.]+ %, worker [\d.]+ %, beat [\d.]+ %, .*PostgreSQL "
+    r"[\d.]+ %, Redis [\d.]+ %",
+    r"^PostgreSQL connections: \d+ max, \d+ at end$",
+    r"^snapshots per hand: [\d.]+ \(\d+ snapshots, \d+ hands, .*room_snapshots_total\)$",
+    r"^errors: none$",
+]
+
+
+def test_the_capacity_report_has_every_figure_and_the_last_line(tmp_path):
+    command = [
+        sys.executable, "bench/capacity.py", "--find-capacity", "--tables", "2", "--step", "2",
+        "--max-tables", "2", "--servers", "1", "--clients", "1", "--warmup", "1",
+        "--seconds", "8", "--grace", "20", "--think-median", "0.2", "--timers", "1", "1",
+        "--timeout-rate", "0.05", "--chat-seconds", "3", "--reconnect-seconds", "30",
+        "--top-up-seconds", "20", "--leave-seconds", "40",
+        "--use-database", database_url_for_subprocesses(),
+        "--redis", os.environ["REDIS_URL"],
+    ]
+    run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=240)
+    out = run.stdout
+    assert run.returncode == 0, f"{out}\n{run.stderr[-3000:]}"
+    reports = out.split("== ")[1:]
+    assert [r.split(":")[0] for r in reports] == ["routed", "spread"], out
+    for one in reports:
+        lines = one.splitlines()
+        for figure in FIGURES:
+            found = [m for line in lines if (m := re.search(figure, line))]
+            assert found, f"no line matches {figure!r} in:\n{one}"
+        p = re.search(FIGURES[4], one, re.M).groupdict()
+        p50, p95, p99 = (float(p[k]) for k in ("p50", "p95", "p99"))
+        assert 0 < p50 <= p95 <= p99, one
+    assert re.fullmatch(r"capacity: routed \d+ tables, spread \d+ tables",
+                        out.strip().splitlines()[-1]), out
