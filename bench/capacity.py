@@ -9,7 +9,7 @@ default settings (3 s pause between hands, the seeds' timers, Celery dealing the
 for the run in a throwaway database (``--database``, created, migrated, dropped) or in an
 existing migrated one (``--use-database``, which the test uses; nothing dropped).
 
-Players behave like people (tables.bots.Bot with its hooks): folds, calls and raises in a 6-max
+Players behave like people (bots.client.Bot with its hooks): folds, calls and raises in a 6-max
 game's proportions (`people_choose`), log-normal think times (median
 ``--think-median`` s, capped at ``--think-cap`` below the timer), ``--timeout-rate`` of turns
 left to the timer, a ping every 10 s, a chat line per table every ``--chat-seconds`` or so, one
@@ -371,7 +371,7 @@ def tables_make(count: int, *, timers: tuple[int, int] | None) -> list[int]:
 
 def accounts_make(count: int) -> list[tuple[int, str, str]]:
     """(user id, name, session cookie) of `count` bot players (made once, reused)."""
-    from tables.bots import bot_accounts, bot_wallet_refill, session_cookie
+    from bots.client import bot_accounts, bot_wallet_refill, session_cookie
 
     users = bot_accounts(count, prefix="cap")
     for user in users:
@@ -411,7 +411,7 @@ async def client_run(spec: dict[str, Any], together: Any,
                      announce: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Play a share of the tables and measure it over the common window (announced as soon
     as it is known, so that the server's counters are read at its start and end)."""
-    from tables.bots import Bot, TableTally
+    from bots.client import Bot, TableTally
 
     think = lognormal_think(spec["think_median"], spec["think_sigma"], spec["think_cap"])
     timer = spec["timer"]
