@@ -10,10 +10,14 @@ import time
 import urllib.error
 import urllib.request
 
-# The largest WebSocket message daphne accepts; above it the server closes the socket with
-# 1009 and a reason (the consumers answer `too_large` to anything over 4 KB below it). The
-# Procfile passes the same options.
+# The largest WebSocket frame daphne accepts from a client (pages send each message as one
+# frame); above it the server closes the socket with 1009 and a reason (the consumers answer
+# `too_large` to anything over 4 KB below it). autobahn applies its message limit to what the
+# server sends as well, so that one is larger: the lobby's table list and a resync's missed
+# events outgrow 16 KB (200 tables: 39 KB), and a client's message split into frames still
+# stops there. The Procfile passes the same options.
 WS_MAX_MESSAGE_BYTES = int(os.environ.get("ROOM_WS_MAX_MESSAGE", "16384"))
+WS_MAX_SENT_BYTES = int(os.environ.get("ROOM_WS_MAX_SENT", str(1024 * 1024)))
 
 
 def daphne_command(python: str, *, host: str, port: int,
@@ -23,7 +27,7 @@ def daphne_command(python: str, *, host: str, port: int,
     X-Forwarded-Proto: only where nothing but the proxy reaches it."""
     return [python, "-m", "pokerroom.serve", "-b", host, "-p", str(port), "-v", "0",
             *(["--proxy-headers"] if proxy_headers else []),
-            "--websocket-max-message-size", str(WS_MAX_MESSAGE_BYTES),
+            "--websocket-max-message-size", str(WS_MAX_SENT_BYTES),
             "--websocket-max-frame-size", str(WS_MAX_MESSAGE_BYTES),
             "pokerroom.asgi:application"]
 

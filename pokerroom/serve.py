@@ -1,6 +1,6 @@
 """daphne, with two options its command line lacks:
 
-* a WebSocket that breaks the protocol or sends a message above `--websocket-max-message-size`
+* a WebSocket that breaks the protocol or sends a frame above `--websocket-max-frame-size`
   is closed with a close frame naming the reason (1009 "message too big", ...), not by dropping
   the TCP connection (autobahn's default, `failByDrop`), so the client can tell the user what
   happened;

@@ -48,7 +48,7 @@ def lobby_snapshot() -> list[dict[str, Any]]:
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096  # larger messages are answered `too_large`; the server closes the
-# socket (1009, with a reason) above its own maximum (`--websocket-max-message-size`, Procfile)
+# socket (1009, with a reason) above its own maximum (`--websocket-max-frame-size`, Procfile)
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 RATE_LIMITED = (f"Too many requests: at most {RATE_PER_SECOND:g} tokens a second, {RATE_BURST:g} "

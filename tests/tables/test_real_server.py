@@ -1,7 +1,9 @@
-"""Limits a real daphne process keeps: database connections stay bounded under HTTP load, and
-a WebSocket message above the server's maximum closes the socket cleanly with a reason."""
+"""Limits a real daphne process keeps: database connections stay bounded under HTTP load, a
+WebSocket frame above the server's maximum closes the socket cleanly with a reason, and what
+the server sends is not held to the clients' limit."""
 from __future__ import annotations
 
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from urllib.error import HTTPError
@@ -63,3 +65,18 @@ def test_a_message_above_the_servers_maximum_closes_the_socket_with_a_reason(mak
                 ws.recv(timeout=10)
     assert closed.value.rcvd.code == 1009  # message too big
     assert closed.value.rcvd.reason  # says why
+
+
+def test_a_lobby_list_larger_than_a_clients_frame_limit_still_arrives(make_table):
+    """autobahn holds what the server sends to its message limit too: with that limit at the
+    clients' 16 KB, a lobby of a hundred tables (about 20 KB) was never sent."""
+    from websockets.sync.client import connect
+
+    for n in range(100):
+        make_table(name=f"A table with a long enough name to fill the lobby {n:03}")
+    with daphne() as url, connect(url.replace("http", "ws") + "/ws/lobby/", origin=url,
+                                  max_size=None) as ws:
+        frame = ws.recv(timeout=10)
+    assert len(frame) > WS_MAX_MESSAGE_BYTES
+    assert json.loads(frame)["type"] == "lobby"
+    assert len(json.loads(frame)["tables"]) == 100
