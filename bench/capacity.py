@@ -73,7 +73,12 @@ from bench.ws_load import (  # noqa: E402
     redis_pids,
     url_with_database,
 )
-from pokerroom.processes import daphne_command, free_port, stop_process  # noqa: E402
+from pokerroom.processes import (  # noqa: E402
+    daphne_command,
+    free_port,
+    stop_process,
+    wait_for_http,
+)
 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 SEATS = 6
@@ -194,7 +199,8 @@ def room_start(room: Room, *, servers: int, concurrency: int, tag: str) -> None:
     beat = option_set(procfile_command("beat"), "--loglevel", "WARNING")
     room.beat = room.spawn("beat", option_set(beat, "--schedule", str(room.var / "beat-schedule")))
     for n, (port, process) in enumerate(zip(room.ports, room.daphnes, strict=True), start=1):
-        ready_wait(f"http://127.0.0.1:{port}/healthz", process, room.logs[f"web{n}"])
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", READY_SECONDS, process=process,
+                      log=lambda n=n: log_tail(room.logs[f"web{n}"]))
 
 
 def nginx_start(room: Room, mode: str) -> None:
@@ -213,35 +219,14 @@ def nginx_start(room: Room, mode: str) -> None:
         conf.write_text(text.replace(ROUTED_HASH, "least_conn;"))
     room.nginx = room.spawn("nginx", nginx_command(conf, var))
     room.front, room.mode = f"http://127.0.0.1:{port}", mode
-    ready_wait(f"{room.front}/livez", room.nginx, room.logs["nginx"])
+    wait_for_http(f"{room.front}/livez", READY_SECONDS, process=room.nginx,
+                  log=lambda: log_tail(room.logs["nginx"]))
 
 
 def nginx_stop(room: Room) -> None:
     if room.nginx is not None:
         stop_process(room.nginx)
         room.nginx = None
-
-
-def ready_wait(url: str, process: subprocess.Popen, log: Path,
-               deadline_seconds: float = READY_SECONDS) -> None:
-    """Until `url` answers (any HTTP status). Polls for as long as the process lives, up to a
-    generous deadline (a loaded machine boots slowly); a process that dies fails at once, with
-    the end of its log."""
-    deadline = time.monotonic() + deadline_seconds
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args[:4]} exited ({process.returncode}) before {url} "
-                               f"answered; its log ends:\n{log_tail(log)}")
-        try:
-            urllib.request.urlopen(url, timeout=5)
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{url} did not answer within {deadline_seconds:.0f} s; the "
-                                   f"log ends:\n{log_tail(log)}") from None
-            time.sleep(0.2)
 
 
 def log_tail(path: Path, lines: int = 30) -> str:

@@ -9,6 +9,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 
 # The largest WebSocket frame daphne accepts from a client (pages send each message as one
 # frame); above it the server closes the socket with 1009 and a reason (the consumers answer
@@ -47,10 +48,16 @@ def wait_for_port(port: int, timeout: float = 30.0) -> None:
     raise RuntimeError(f"nothing answered on port {port} within {timeout} s")
 
 
-def wait_for_http(url: str, timeout: float = 30.0) -> None:
-    """Wait until `url` answers at all: an error page (a 503 health check) is an answer too."""
+def wait_for_http(url: str, timeout: float = 30.0, *, process: subprocess.Popen | None = None,
+                  log: Callable[[], str] = lambda: "") -> None:
+    """Wait until `url` answers at all: an error page (a 503 health check) is an answer too.
+    With `process` (the server), fail at once when it exits; `log()` (its log's end) goes
+    into the error."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"{process.args[:4]} exited ({process.returncode}) before {url} "
+                               f"answered; its log ends:\n{log()}")
         try:
             urllib.request.urlopen(url, timeout=5)
             return
@@ -58,7 +65,7 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
             return
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer within {timeout} s")
+    raise RuntimeError(f"{url} did not answer within {timeout:.0f} s; its log ends:\n{log()}")
 
 
 def stop_process(process: subprocess.Popen, timeout: float = 15.0) -> None:
