@@ -15,7 +15,7 @@ takes, on PostgreSQL, and fails on any other order):
    d. pending top-ups.
 3. The table's own rows — its seats (`seats_lock`, ascending id: only the tables lock seats;
    the cashier locks and writes none, it returns the stacks' changes and the table's event
-   log writes them, log.py `EventLog.stacks`), hands, events, summaries,
+   log writes them, eventlog.py `EventLog.stacks`), hands, events, summaries,
    settlements, chat lines, waiting-list entries, standing top-up orders, deck entropy —
    locked, updated or deleted only while their table's row (1) is held (new rows may be
    inserted without it: nobody can be waiting for a row that did not exist). Nobody can wait for one without holding that

@@ -1,7 +1,7 @@
 """The table's side of table money: what the cashier is told of a table (`money_terms`).
 
 The cashier moves money between wallets, the table's escrow and the house and returns the
-stacks' changes; the table's event log writes them (log.py `EventLog.stacks`)."""
+stacks' changes; the table's event log writes them (eventlog.py `EventLog.stacks`)."""
 from __future__ import annotations
 
 from cashier.services import TableTerms

@@ -261,7 +261,7 @@ def updates_statement(objs: Sequence[Model], names: Sequence[str]) -> Statement:
 
 def chips_add_statement(deltas: dict[int, int]) -> Statement:
     """Add chips to several seats (seat id → chips, negative to take) in one UPDATE; the
-    database adds to what is there. For seats a step did not read (log.py `stacks`)."""
+    database adds to what is there. For seats a step did not read (eventlog.py `stacks`)."""
     conn = _conn()
     meta = _table(conn, Seat)
     chips, pk = meta.columns["chips"][0], meta.columns["id"][0]
