@@ -67,6 +67,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.ws_load import (  # noqa: E402
+    DEFAULT_SERVER,
+    SEATS,
     CpuMeter,
     admin_sql,
     postgres_pids,
@@ -80,8 +82,6 @@ from pokerroom.processes import (  # noqa: E402
     wait_for_http,
 )
 
-DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-SEATS = 6
 NEWCOMERS_PER_TABLE = 2  # accounts waiting to take a seat a leaver freed
 LOBBY_SHARE = 0.10  # lobby sockets per player
 LOBBY_REFRESH_SECONDS = 5.0  # templates/tables/_lobby_list.html polls every 5 s
