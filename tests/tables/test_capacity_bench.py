@@ -33,8 +33,8 @@ FIGURES = [
 def test_the_capacity_report_has_every_figure_and_the_last_line(tmp_path):
     command = [
         sys.executable, "bench/capacity.py", "--find-capacity", "--tables", "2", "--step", "2",
-        "--max-tables", "2", "--servers", "1", "--clients", "1", "--warmup", "1",
-        "--seconds", "8", "--grace", "20", "--think-median", "0.2", "--timers", "1", "1",
+        "--max-tables", "2", "--servers", "1", "--clients", "1", "--warmup", "3",
+        "--seconds", "12", "--grace", "20", "--think-median", "0.1", "--timers", "1", "1",
         "--timeout-rate", "0.05", "--chat-seconds", "3", "--reconnect-seconds", "30",
         "--top-up-seconds", "20", "--leave-seconds", "40",
         "--use-database", database_url_for_subprocesses(),
