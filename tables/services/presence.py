@@ -15,6 +15,8 @@ import uuid
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Case, F, Value, When
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from tables.groups import sync_client
@@ -56,17 +58,14 @@ def presence_join(*, table_id: int, user_id: int) -> datetime.datetime | None:
 
 
 def presence_leave(*, table_id: int, user_id: int) -> None:
-    """Count one socket of this process less; the last one marks when he dropped.
-    Locks: his row for this process."""
-    with transaction.atomic():
-        row = (TablePresence.objects.select_for_update()
-               .filter(table_id=table_id, user_id=user_id, server=SERVER).first())
-        if row is None:
-            return
-        row.sockets = max(0, row.sockets - 1)
-        if row.sockets == 0:
-            row.dropped_at = timezone.now()
-        row.save(update_fields=["sockets", "dropped_at"])
+    """Count one socket of this process less; the last one marks when he dropped. One UPDATE
+    (its SET reads the row as it was, so `sockets <= 1` means "this was the last one"): every
+    socket that closes pays one round trip, not a locked read and a write in a transaction.
+    Locks: his row for this process, for that statement."""
+    TablePresence.objects.filter(table_id=table_id, user_id=user_id, server=SERVER).update(
+        sockets=Greatest(F("sockets") - 1, 0),
+        dropped_at=Case(When(sockets__lte=1, then=Value(timezone.now())),
+                        default=F("dropped_at")))
 
 
 def servers_alive(servers: set[str]) -> set[str]:

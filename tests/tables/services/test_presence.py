@@ -20,6 +20,8 @@ def test_the_last_socket_closing_marks_the_drop_and_a_second_tab_is_not_a_drop(
     assert presence.presence_join(**ids) is None  # a first visit
     assert presence.presence_join(**ids) is None  # a second tab while the first is open
     presence.presence_leave(**ids)
+    row = TablePresence.objects.get(server=presence.SERVER)
+    assert (row.sockets, row.dropped_at) == (1, None)  # one tab still open: not a drop
     presence.presence_leave(**ids)  # both closed: he dropped
     dropped = TablePresence.objects.get(server=presence.SERVER).dropped_at
     assert dropped is not None
@@ -41,3 +43,14 @@ def test_sockets_of_a_process_that_died_stop_counting(play_table, make_player):
     TablePresence.objects.create(table=play_table, user=bob, server="alive", sockets=1)
     assert presence.presence_join(table_id=play_table.pk, user_id=bob.pk) is None  # open there
     sync_client().delete(presence.server_key("alive"))
+
+
+def test_a_socket_closing_costs_one_statement(play_table, make_player,
+                                              django_assert_num_queries):
+    """Closing is the commonest presence write (every drop, leave and page change): one
+    UPDATE, no transaction around a locked read."""
+    ids = {"table_id": play_table.pk, "user_id": make_player("ann").pk}
+    presence.presence_join(**ids)
+    with django_assert_num_queries(1):
+        presence.presence_leave(**ids)
+    assert TablePresence.objects.get(server=presence.SERVER).dropped_at is not None
