@@ -883,7 +883,8 @@ def main(argv: list[str] | None = None) -> int:
            "LOG_LEVEL": "WARNING", "METRICS_TOKEN": secrets.token_hex(16),
            "PROMETHEUS_MULTIPROC_DIR": str(var / "prometheus"),
            "CSRF_TRUSTED_ORIGINS": "http://127.0.0.1"}
-    env.pop("PYTEST_XDIST_WORKER", None)
+    for test_only in ("PYTEST_XDIST_WORKER", "ROOM_LOBBY_FRESH_SECONDS"):  # the room's defaults
+        env.pop(test_only, None)
     os.environ.update({k: v for k, v in env.items() if k != "PROMETHEUS_MULTIPROC_DIR"})
     if not args.use_database:
         admin_sql(args.server, f'CREATE DATABASE "{args.database}"')

@@ -117,6 +117,9 @@ def main(argv: list[str]) -> int:
         env = {**os.environ, "REDIS_URL": url, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
         if command == "test":  # never share a queue or channel prefix with a running room
             env.setdefault("ROOM_NAMESPACE", f"test{os.getpid()}")
+            # Tests read the lobby right after changing a table; tests/tables/test_lobby.py
+            # checks the shared rows' interval with its own setting.
+            env.setdefault("ROOM_LOBBY_FRESH_SECONDS", "0")
         if command == "run":
             env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir_fresh(
                 Path(env.get("PROMETHEUS_MULTIPROC_DIR") or BASE_DIR / "var" / "prometheus"))

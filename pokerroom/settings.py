@@ -275,6 +275,10 @@ ROOM_CHANNEL_PREFIX: str = env("CHANNEL_LAYER_PREFIX", default=ROOM_NAMESPACE or
 ROOM_WS_ANONYMOUS_PER_ADDRESS: int = env.int("ROOM_WS_ANONYMOUS_PER_ADDRESS", default=20)
 ROOM_WS_ANONYMOUS_MAX: int = env.int("ROOM_WS_ANONYMOUS_MAX", default=2000)
 
+# The lobby's rows (every table's last-hour statistics) are computed at most once per this many
+# seconds in each process and shared by every lobby poll and socket (tables/selectors.py).
+ROOM_LOBBY_FRESH_SECONDS: float = env.float("ROOM_LOBBY_FRESH_SECONDS", default=2.0)
+
 # A mid-hand action at a table this process acted at last is decided on its copy of the table
 # and committed if nothing changed since (tables/services/copies.py; PostgreSQL only).
 ROOM_TABLE_COPIES: bool = env.bool("ROOM_TABLE_COPIES", default=True)

@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import datetime
+import math
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Avg, Count, Q, QuerySet, Sum
+from django.conf import settings
+from django.db.models import Avg, Count, Sum
 from django.utils import timezone
 
-from cashier.money import Currency
+from cashier.money import MINOR_PER_UNIT, Currency
 from tables.models import HandSummary, Seat, TableConfig, WaitingListEntry
 
 STATS_WINDOW = datetime.timedelta(hours=1)
@@ -68,23 +72,19 @@ class LobbyRow:
         return self.seats_taken + self.seats_held < self.table.max_seats
 
 
-def lobby_tables(filters: LobbyFilters) -> QuerySet[TableConfig]:
-    tables = TableConfig.objects.filter(is_active=True).annotate(seats_taken=Count("seats"))
-    if filters.structure:
-        tables = tables.filter(structure=filters.structure)
-    if filters.currency:
-        tables = tables.filter(currency=filters.currency)
-    if filters.min_big_blind is not None:
-        tables = tables.filter(
-            Q(currency=Currency.REAL, lower_stake__gte=filters.min_big_blind * 100)
-            | Q(currency=Currency.PLAY, lower_stake__gte=filters.min_big_blind)
-        )
-    if filters.max_big_blind is not None:
-        tables = tables.filter(
-            Q(currency=Currency.REAL, lower_stake__lte=filters.max_big_blind * 100)
-            | Q(currency=Currency.PLAY, lower_stake__lte=filters.max_big_blind)
-        )
-    return tables
+def admitted(row: LobbyRow, filters: LobbyFilters) -> bool:
+    """Whether the lobby's filters show this row (big blinds in whole currency units)."""
+    table = row.table
+    if filters.structure and table.structure != filters.structure:
+        return False
+    if filters.currency and table.currency != filters.currency:
+        return False
+    unit = MINOR_PER_UNIT[Currency(table.currency)]
+    if filters.min_big_blind is not None and table.lower_stake < filters.min_big_blind * unit:
+        return False
+    if filters.max_big_blind is not None and table.lower_stake > filters.max_big_blind * unit:
+        return False
+    return not (filters.hide_full and row.is_full)
 
 
 # Sort keys of the lobby's columns (`?sort=avg_pot&dir=desc`); ties keep the default order.
@@ -105,10 +105,37 @@ SORT_KEYS: dict[str, tuple[str, Callable[[LobbyRow], Any]]] = {
 
 
 def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -> list[LobbyRow]:
-    """Each table with its statistics over the last hour of finished hands (zero when idle),
-    its seated players' average stack and its waiting list, sorted as asked."""
+    """The tables the filters show, sorted as asked (from `rows_fresh`: a second or two old)."""
+    rows = [row for row in (rows_compute(now) if now else rows_fresh()) if admitted(row, filters)]
+    if filters.sort in SORT_KEYS:
+        rows.sort(key=SORT_KEYS[filters.sort][1], reverse=filters.descending)
+    return rows
+
+
+_fresh_lock = threading.Lock()
+_fresh: tuple[float, list[LobbyRow]] = (-math.inf, [])
+
+
+def rows_fresh() -> list[LobbyRow]:
+    """Every active table's row, computed at most once per ROOM_LOBBY_FRESH_SECONDS in this
+    process: every lobby poll and socket reads it. Computing it reads the last hour's hands of
+    every table, so its cost grows with the room; shared, it is paid once per interval however
+    many players watch the lobby, not once per poll (500 tables: about 30 ms, against 5 s polls
+    of hundreds of players). One caller computes while the others wait for its result."""
+    global _fresh
+    with _fresh_lock:
+        at, rows = _fresh
+        if time.monotonic() - at >= settings.ROOM_LOBBY_FRESH_SECONDS:
+            rows = rows_compute()
+            _fresh = (time.monotonic(), rows)
+        return rows
+
+
+def rows_compute(now: datetime.datetime | None = None) -> list[LobbyRow]:
+    """Each active table with its statistics over the last hour of finished hands (zero when
+    idle), its seated players' average stack and its waiting list, in the default order."""
     since = (now or timezone.now()) - STATS_WINDOW
-    tables = list(lobby_tables(filters))
+    tables = list(TableConfig.objects.filter(is_active=True).annotate(seats_taken=Count("seats")))
     stats = {
         row["table"]: row
         for row in HandSummary.objects.filter(table__in=tables, finished_at__gte=since)
@@ -129,7 +156,7 @@ def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -
     rows = []
     for table in tables:
         s = stats.get(table.pk)
-        row = LobbyRow(
+        rows.append(LobbyRow(
             table=table,
             seats_taken=table.seats_taken,
             average_pot=round(s["avg_pot"]) if s else 0,
@@ -138,9 +165,5 @@ def lobby_rows(filters: LobbyFilters, *, now: datetime.datetime | None = None) -
             average_stack=round(stacks[table.pk]) if stacks.get(table.pk) is not None else 0,
             waiting=waiting.get(table.pk, 0),
             seats_held=held.get(table.pk, 0),
-        )
-        if not (filters.hide_full and row.is_full):
-            rows.append(row)
-    if filters.sort in SORT_KEYS:
-        rows.sort(key=SORT_KEYS[filters.sort][1], reverse=filters.descending)
+        ))
     return rows

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import datetime
+import math
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tables import selectors
 from tables.models import HandSummary, Seat
 from tables.selectors import LobbyFilters, lobby_rows
 
@@ -28,7 +30,7 @@ def demo_tables(make_table):
 
 
 def names(response) -> list[str]:
-    return [row.table.name for row in response.context["rows"]]
+    return [row.table.name for row, _ in response.context["items"]]
 
 
 def test_the_lobby_lists_every_table_with_stakes_and_seats(client, demo_tables):
@@ -92,7 +94,7 @@ def test_bad_filter_values_get_a_400_with_the_reason(client, demo_tables):
 
     assert response.status_code == 400
     assert "The lower big blind bound is above the upper one." in response.content.decode()
-    assert response.context["rows"] == []
+    assert response.context["items"] == []
 
     response = client.get(reverse("lobby"), {"structure": "XX"})
     assert response.status_code == 400
@@ -225,3 +227,41 @@ def test_a_bad_filter_empties_the_list_and_says_why(client, demo_tables):
     assert 'role="alert"' in html and "The lower big blind bound is above the upper one." in html
     assert 'class="table-row' not in html
     assert "Fix the filters to see tables." in html
+
+
+def test_a_long_lobby_comes_in_pages_and_the_poll_keeps_the_page(client, make_table):
+    """Every visitor's list is re-rendered at each poll: 120 tables come 50 to a page, the
+    5 s poll asks for the page on screen, and a new sort starts again at the first page."""
+    for n in range(120):
+        make_table(name=f"T{n:03}", lower_stake=2)
+
+    first = client.get(reverse("lobby"), {"sort": "name"})
+    third = client.get(reverse("lobby"), {"sort": "name", "page": 3}, HTTP_HX_REQUEST="true")
+
+    assert names(first) == [f"T{n:03}" for n in range(50)]
+    assert names(third) == [f"T{n:03}" for n in range(100, 120)]
+    html = third.content.decode()
+    assert "Tables 101\u2013120 of 120" in html
+    assert """hx-vals='{"page": "3"}'""" in html  # the poll stays on page 3
+    assert 'rel="prev" href="?sort=name&amp;page=2"' in html and 'rel="next"' not in html
+    assert 'href="?sort=hands&amp;dir=asc"' in html  # a new sort: back to page 1
+    assert names(client.get(reverse("lobby"), {"sort": "name", "page": 99})) == names(third)
+
+
+def test_the_rows_are_computed_once_per_interval_for_every_poll(
+        client, demo_tables, make_user, settings, django_assert_num_queries):
+    """Computing the rows reads every table's last hour: with many players polling it would
+    grow with tables x players. Shared for ROOM_LOBBY_FRESH_SECONDS, it is paid once."""
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    selectors._fresh = (-math.inf, [])
+    lobby_rows(LobbyFilters())  # computed now
+    Seat.objects.create(table=demo_tables["hu"], player=make_user("ann"), number=1, chips=2000)
+
+    with django_assert_num_queries(0):
+        rows = {r.table.name: r for r in lobby_rows(LobbyFilters(structure="NL"))}
+    assert rows["HU NL $5/$10"].seats_taken == 0  # as computed, seconds ago
+
+    settings.ROOM_LOBBY_FRESH_SECONDS = 0  # the interval is over
+    rows = {r.table.name: r for r in lobby_rows(LobbyFilters(structure="NL"))}
+    assert set(rows) == {"NL 1/2 play", "HU NL $5/$10"}
+    assert rows["HU NL $5/$10"].seats_taken == 1
