@@ -13,8 +13,8 @@ Players behave like people (bots.client.Bot with its hooks): folds, calls and ra
 game's proportions (`people_choose`), log-normal think times (median
 ``--think-median`` s, capped at ``--think-cap`` below the timer), ``--timeout-rate`` of turns
 left to the timer, a ping every 10 s, a chat line per table every ``--chat-seconds`` or so, one
-spectator socket per table, lobby sockets for 10 % of the players (each refreshes every 5 s, as
-the lobby page's list polls), and a trickle of reconnects (the socket dropped; it comes back
+spectator socket per table, lobby pages for 10 % of the players (each polls its list over HTTP
+every 5 s, as the page's htmx does), and a trickle of reconnects (the socket dropped; it comes back
 with ``?last_version=``), top-ups, leaves and newcomers taking the freed seats. Client
 processes: ``--clients`` (a table's sockets share one).
 
@@ -83,7 +83,7 @@ from pokerroom.processes import (  # noqa: E402
 )
 
 NEWCOMERS_PER_TABLE = 2  # accounts waiting to take a seat a leaver freed
-LOBBY_SHARE = 0.10  # lobby sockets per player
+LOBBY_SHARE = 0.10  # open lobby pages per player
 LOBBY_REFRESH_SECONDS = 5.0  # templates/tables/_lobby_list.html polls every 5 s
 PING_SECONDS = 10.0  # static/js/table/client.js HEARTBEAT_MS
 LIMIT_P99_MS = 100.0
@@ -507,7 +507,9 @@ async def client_run(spec: dict[str, Any], together: Any,
         tasks[bot] = asyncio.create_task(bot.run())
     lobby_stop = asyncio.Event()
     lobby_stats = Counter()
-    lobbies = [asyncio.create_task(lobby_socket(spec["front"], cookie, lobby_stop, lobby_stats))
+    lobby_polls: list[float] = []
+    lobbies = [asyncio.create_task(lobby_page(spec["front"], cookie, lobby_stop, lobby_stats,
+                                              lobby_polls, in_window))
                for cookie in spec["lobby"]]
 
     seating = time.monotonic()
@@ -580,7 +582,8 @@ async def client_run(spec: dict[str, Any], together: Any,
     await asyncio.sleep(max(0.0, window["end"] - time.monotonic()))
     await trickling
     sockets = {"player": sum(_open(b) for b in players), "spectator":
-               sum(_open(b) for b in bots if b.watch_only), "lobby": lobby_stats["open"]}
+               sum(_open(b) for b in bots if b.watch_only)}
+    lobby_pages = lobby_stats["open"]
     await _all_here(together)
     lobby_stop.set()
     leaving = time.monotonic()
@@ -611,33 +614,43 @@ async def client_run(spec: dict[str, Any], together: Any,
             "races": sum(b.result.races for b in tasks),
             "let_go": sum(b.result.let_go for b in tasks),
             "reconnects": sum(b.result.reconnects for b in tasks),
-            "lobby_refreshes": lobby_stats["refreshes"]}
+            "lobby_refreshes": lobby_stats["refreshes"], "lobby_pages": lobby_pages,
+            "lobby_polls": lobby_polls}
 
 
-async def lobby_socket(front: str, cookie: str, stop: asyncio.Event, stats: Counter) -> None:
-    """A player's lobby: /ws/lobby/, a refresh every LOBBY_REFRESH_SECONDS, pongs ignored."""
-    import json
+async def lobby_page(front: str, cookie: str, stop: asyncio.Event, stats: Counter,
+                     polls: list[float], in_window: Callable[[float], bool]) -> None:
+    """A player's open lobby page: the page, then its list's htmx poll every
+    LOBBY_REFRESH_SECONDS (templates/tables/_lobby_list.html: GET / with the filter form's
+    fields and the page on screen, HX-Request set). Each poll's time goes to `polls`."""
+    import urllib.request
+    from urllib.parse import urlencode
 
-    from websockets.asyncio.client import connect
+    fields = {"structure": "", "currency": "", "min_bb": "", "max_bb": "", "sort": "",
+              "dir": "asc", "page": "1"}
+    htmx = {"HX-Request": "true", "HX-Target": "lobby-list", "HX-Trigger": "lobby-list",
+            "HX-Current-URL": f"{front}/"}
 
-    url = front.replace("http://", "ws://", 1) + "/ws/lobby/"
+    def get(url: str, headers: dict[str, str]) -> None:
+        request = urllib.request.Request(url, headers={"Cookie": cookie, **headers})
+        with urllib.request.urlopen(request, timeout=30) as answer:  # 4xx/5xx raise
+            answer.read()
+
     try:
-        async with connect(url, open_timeout=30, max_size=2**22,
-                           additional_headers={"Cookie": cookie, "Origin": front}) as ws:
-            stats["open"] += 1
-            try:
-                await asyncio.wait_for(ws.recv(), 30)  # the table list on connect
-                while not stop.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(stop.wait(), LOBBY_REFRESH_SECONDS)
-                        break
-                    await ws.send(json.dumps({"type": "refresh"}))
-                    answer = json.loads(await asyncio.wait_for(ws.recv(), 30))
-                    if answer.get("type") == "error":
-                        stats[f"error {answer.get('code')}"] += 1
-                    stats["refreshes"] += 1
-            finally:
-                stats["open"] -= 1
+        await asyncio.to_thread(get, f"{front}/", {})
+        stats["open"] += 1
+        try:
+            while not stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), LOBBY_REFRESH_SECONDS)
+                    break
+                start = time.monotonic()
+                await asyncio.to_thread(get, f"{front}/?{urlencode(fields)}", htmx)
+                if in_window(start):
+                    polls.append(time.monotonic() - start)
+                stats["refreshes"] += 1
+        finally:
+            stats["open"] -= 1
     except Exception as e:  # reported as an error of the run
         stats[f"error {type(e).__name__}"] += 1
 
@@ -770,6 +783,9 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
                                            "newcomers", "still seated after the grace")},
         "reconnects": sum(p["reconnects"] for p in parts),
         "lobby_refreshes": sum(p["lobby_refreshes"] for p in parts),
+        "lobby_pages": sum(p["lobby_pages"] for p in parts),
+        "lobby_polls": [1000 * percentile([x for p in parts for x in p["lobby_polls"]], q)
+                        for q in (0.5, 0.95, 0.99)],
         "races": sum(p["races"] for p in parts),
         "seated_after": max(p["seated_after"] for p in parts),
         "left_after": max(p["left_after"] for p in parts),
@@ -805,9 +821,10 @@ def report(r: dict[str, Any]) -> list[str]:
         f"== {r['mode']}: {r['tables']} tables, {r['servers']} daphne, {r['seconds']:g} s "
         f"measured (load average {load})",
         f"tables: {r['tables']}",
-        f"sockets: {s.get('player', 0)} player, {s.get('spectator', 0)} spectator, "
-        f"{s.get('lobby', 0)} lobby = {sum(s.values())} (server counts: "
-        f"{ss.get('table', 0):.0f} table, {ss.get('lobby', 0):.0f} lobby)",
+        f"sockets: {s.get('player', 0)} player, {s.get('spectator', 0)} spectator = "
+        f"{sum(s.values())} (server counts: {ss.get('table', 0):.0f} table)",
+        f"lobby pages: {r['lobby_pages']}, each polling its list every "
+        f"{LOBBY_REFRESH_SECONDS:g} s; poll p50/p95/p99 ms: {ms3(r['lobby_polls'])}",
         f"hands/hour/table: achieved {r['hands_per_hour']:.1f} ({r['hands']} hands started), "
         f"intended {r['intended_per_hour']:.1f}: pace {100 * r['pace']:.1f} % (the players' "
         f"and the pause's share of the tables' time)",
