@@ -131,6 +131,13 @@ def rows_fresh() -> list[LobbyRow]:
         return rows
 
 
+def rows_forget() -> None:
+    """Drop the shared rows: the next reader computes them (tests start from a clean room)."""
+    global _fresh
+    with _fresh_lock:
+        _fresh = (-math.inf, [])
+
+
 def rows_compute(now: datetime.datetime | None = None) -> list[LobbyRow]:
     """Each active table with its statistics over the last hour of finished hands (zero when
     idle), its seated players' average stack and its waiting list, in the default order."""

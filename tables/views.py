@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
@@ -35,19 +39,41 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page = Paginator(lobby_rows(form.filters()) if valid else [], LOBBY_PAGE_ROWS).get_page(
         request.GET.get("page"))
     links = {link["key"]: link for link in form.sort_links()}
-    template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
-    return render(request, template, {
-        "form": form, "page": page, "items": _with_waiting(request, list(page)),
+    items, personal = _with_waiting(request, list(page))
+    context = {
+        "form": form, "page": page, "items": items,
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
         "id_sort": links["id"],
-    }, status=200 if valid else 400)
+    }
+    status = 200 if valid else 400
+    if request.htmx and not personal:
+        return HttpResponse(_list_shared(request, context), status=status)
+    template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
+    return render(request, template, context, status=status)
+
+
+def _list_shared(request: HttpRequest, context: dict[str, Any]) -> str:
+    """The list as every visitor without a seat or a waiting-list place at its tables sees
+    it, rendered once per ROOM_LOBBY_FRESH_SECONDS in this process for all of them: every open
+    lobby polls it every 5 s, and 50 rows take about 40 ms to render. Its forms carry no CSRF
+    token (it would be another visitor's); htmx sends each visitor's own from <body>."""
+    parts = (str(request.user.is_authenticated), request.get_full_path(),
+             request.htmx.current_url_abs_path or "")
+    key = "lobby-list:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("tables/_lobby_list.html", {**context, "shared": True}, request)
+        cache.set(key, html, settings.ROOM_LOBBY_FRESH_SECONDS)
+    return html
 
 
 def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
-                  ) -> list[tuple[LobbyRow, waitlist.WaitingStatus]]:
-    """Each row with the visitor's place on its waiting list (the list moves on if due)."""
+                  ) -> tuple[list[tuple[LobbyRow, waitlist.WaitingStatus]], bool]:
+    """Each row with the visitor's place on its waiting list (the list moves on if due), and
+    whether he has a seat or a place on any of these tables (his list is his own)."""
     if not request.user.is_authenticated:
-        return [(row, waitlist.WaitingStatus(waiting=False, length=row.waiting)) for row in rows]
+        return [(row, waitlist.WaitingStatus(waiting=False, length=row.waiting))
+                for row in rows], False
     ids = [row.table.pk for row in rows]
     mine = set(WaitingListEntry.objects.filter(player=request.user, table_id__in=ids)
                .values_list("table_id", flat=True))
@@ -62,7 +88,7 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
             status = waitlist.WaitingStatus(waiting=False, length=row.waiting, seated=tid in seated,
                                             can_join=not row.has_free_seat and tid not in seated)
         items.append((row, status))
-    return items
+    return items, bool(mine or seated)
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -48,6 +48,18 @@ def _one_database_only(request: pytest.FixtureRequest) -> None:
         pytest.skip(SQLITE_ONLY)
 
 
+@pytest.fixture(autouse=True)
+def _lobby_forgotten() -> None:
+    """Each test's lobby starts from its own tables: the lobby's shared rows and rendered lists
+    (kept per process for ROOM_LOBBY_FRESH_SECONDS) of an earlier test are dropped."""
+    from django.core.cache import cache
+
+    from tables.selectors import rows_forget
+
+    rows_forget()
+    cache.clear()
+
+
 def _vendor() -> str:
     from django.conf import settings
 

@@ -138,3 +138,34 @@ def test_wrong_method_unknown_table_and_missing_csrf_are_refused(full_table, car
     token_client = Client()
     token_client.force_login(carol)
     assert token_client.post(reverse("tables:waitlist_join", args=[999999])).status_code == 404
+
+
+def test_the_lobby_list_is_shared_by_visitors_without_a_place_and_its_forms_still_post(
+        full_table, make_player, settings):
+    """Every open lobby polls its list every 5 s: visitors with no seat or waiting-list place
+    at its tables get one rendering per interval, without a CSRF token (it would be someone
+    else's). Joining from it works with the token htmx sends from <body>; from then on his
+    list is his own."""
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    carol, dave = make_player("carol"), make_player("dave")
+    clients = {}
+    for user in (carol, dave):
+        clients[user] = Client(enforce_csrf_checks=True)
+        clients[user].force_login(user)
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
+
+    carols = clients[carol].get(reverse("lobby"), **poll).content.decode()
+    full_table.name = "Renamed"
+    full_table.save()  # not in the list for another minute
+    response = clients[dave].get(reverse("lobby"), **poll)
+    daves = response.content.decode()
+
+    assert daves == carols and "Duel" in daves
+    assert response.templates == []  # Carol's rendering, not a new one
+    assert "csrfmiddlewaretoken" not in daves
+    token = clients[dave].get(reverse("lobby")).cookies["csrftoken"].value  # the full page
+    joined = clients[dave].post(join_url(full_table), HTTP_X_CSRFTOKEN=token, **poll)
+    assert joined.status_code == 200 and "Waiting list: #1 of 1" in joined.content.decode()
+    own = clients[dave].get(reverse("lobby"), **poll).content.decode()
+    assert "Waiting list: #1 of 1" in own and own != carols
+    assert "csrfmiddlewaretoken" in own
