@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from tables.errors import TableError
@@ -39,41 +40,56 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page = Paginator(lobby_rows(form.filters()) if valid else [], LOBBY_PAGE_ROWS).get_page(
         request.GET.get("page"))
     links = {link["key"]: link for link in form.sort_links()}
-    items, personal = _with_waiting(request, list(page))
+    items = _with_waiting(request, list(page))
     context = {
-        "form": form, "page": page, "items": items,
+        "form": form, "page": page,
+        "items": _rows_shared(request, items) if request.htmx else [(*i, None) for i in items],
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
         "id_sort": links["id"],
     }
-    status = 200 if valid else 400
-    if request.htmx and not personal:
-        return HttpResponse(_list_shared(request, context), status=status)
     template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
-    return render(request, template, context, status=status)
+    return render(request, template, context, status=200 if valid else 400)
 
 
-def _list_shared(request: HttpRequest, context: dict[str, Any]) -> str:
-    """The list as every visitor without a seat or a waiting-list place at its tables sees
-    it, rendered once per ROOM_LOBBY_FRESH_SECONDS in this process for all of them: every open
-    lobby polls it every 5 s, and 50 rows take about 40 ms to render. Its forms carry no CSRF
-    token (it would be another visitor's); htmx sends each visitor's own from <body>."""
-    parts = (str(request.user.is_authenticated), request.get_full_path(),
-             request.htmx.current_url_abs_path or "")
-    key = "lobby-list:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string("tables/_lobby_list.html", {**context, "shared": True}, request)
-        cache.set(key, html, settings.ROOM_LOBBY_FRESH_SECONDS)
-    return html
+def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]]
+                 ) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str | None]]:
+    """Each row with its HTML when the visitor's status there is the usual one (no seat, no
+    place on its list): rendered once per ROOM_LOBBY_FRESH_SECONDS in this process for all
+    such visitors, since every open lobby polls its list every 5 s and a page of 50 rows takes
+    about 40 ms to render. Rows where he is seated or waiting (None) are rendered for him.
+    Shared rows' forms carry no CSRF token (it would be another visitor's): htmx sends each
+    visitor's own from <body>."""
+    signed_in = request.user.is_authenticated
+    where = f"{signed_in}\n{request.htmx.current_url_abs_path or ''}"
+    keys = {row.table.pk: "lobby-row:" + hashlib.sha256(f"{where}\n{row.table.pk}".encode())
+            .hexdigest() for row, wl in items if wl == _usual(row, signed_in=signed_in)}
+    found = cache.get_many(list(keys.values()))
+    made: dict[str, str] = {}
+    out = []
+    for row, wl in items:
+        key = keys.get(row.table.pk)
+        html = found.get(key) if key else None
+        if key and html is None:
+            html = made[key] = render_to_string(
+                "tables/_lobby_row.html", {"row": row, "wl": wl, "shared": True}, request)
+        out.append((row, wl, mark_safe(html) if html else None))
+    cache.set_many(made, settings.ROOM_LOBBY_FRESH_SECONDS)
+    return out
+
+
+def _usual(row: LobbyRow, *, signed_in: bool) -> waitlist.WaitingStatus:
+    """A visitor's status at a table where he has no seat and no place on the list."""
+    if not signed_in:
+        return waitlist.WaitingStatus(waiting=False, length=row.waiting)
+    return waitlist.WaitingStatus(waiting=False, length=row.waiting,
+                                  can_join=not row.has_free_seat)
 
 
 def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
-                  ) -> tuple[list[tuple[LobbyRow, waitlist.WaitingStatus]], bool]:
-    """Each row with the visitor's place on its waiting list (the list moves on if due), and
-    whether he has a seat or a place on any of these tables (his list is his own)."""
+                  ) -> list[tuple[LobbyRow, waitlist.WaitingStatus]]:
+    """Each row with the visitor's place on its waiting list (the list moves on if due)."""
     if not request.user.is_authenticated:
-        return [(row, waitlist.WaitingStatus(waiting=False, length=row.waiting))
-                for row in rows], False
+        return [(row, _usual(row, signed_in=False)) for row in rows]
     ids = [row.table.pk for row in rows]
     mine = set(WaitingListEntry.objects.filter(player=request.user, table_id__in=ids)
                .values_list("table_id", flat=True))
@@ -88,7 +104,7 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
             status = waitlist.WaitingStatus(waiting=False, length=row.waiting, seated=tid in seated,
                                             can_join=not row.has_free_seat and tid not in seated)
         items.append((row, status))
-    return items, bool(mine or seated)
+    return items
 
 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -28,7 +28,7 @@ def demo_tables(make_table):
 
 
 def names(response) -> list[str]:
-    return [row.table.name for row, _ in response.context["items"]]
+    return [item[0].table.name for item in response.context["items"]]
 
 
 def test_the_lobby_lists_every_table_with_stakes_and_seats(client, demo_tables):

@@ -140,12 +140,12 @@ def test_wrong_method_unknown_table_and_missing_csrf_are_refused(full_table, car
     assert token_client.post(reverse("tables:waitlist_join", args=[999999])).status_code == 404
 
 
-def test_the_lobby_list_is_shared_by_visitors_without_a_place_and_its_forms_still_post(
+def test_lobby_rows_are_shared_by_visitors_without_a_place_and_their_forms_still_post(
         full_table, make_player, settings):
-    """Every open lobby polls its list every 5 s: visitors with no seat or waiting-list place
-    at its tables get one rendering per interval, without a CSRF token (it would be someone
-    else's). Joining from it works with the token htmx sends from <body>; from then on his
-    list is his own."""
+    """Every open lobby polls its list every 5 s: a row is rendered once per interval for the
+    visitors with no seat or waiting-list place at its table, without a CSRF token (it would
+    be someone else's). Joining from it works with the token htmx sends from <body>; from
+    then on that row is rendered for him alone, and the seated players' too."""
     settings.ROOM_LOBBY_FRESH_SECONDS = 60
     carol, dave = make_player("carol"), make_player("dave")
     clients = {}
@@ -161,7 +161,7 @@ def test_the_lobby_list_is_shared_by_visitors_without_a_place_and_its_forms_stil
     daves = response.content.decode()
 
     assert daves == carols and "Duel" in daves
-    assert response.templates == []  # Carol's rendering, not a new one
+    assert "tables/_lobby_row.html" not in {t.name for t in response.templates}  # Carol's rows
     assert "csrfmiddlewaretoken" not in daves
     token = clients[dave].get(reverse("lobby")).cookies["csrftoken"].value  # the full page
     joined = clients[dave].post(join_url(full_table), HTTP_X_CSRFTOKEN=token, **poll)
@@ -169,3 +169,5 @@ def test_the_lobby_list_is_shared_by_visitors_without_a_place_and_its_forms_stil
     own = clients[dave].get(reverse("lobby"), **poll).content.decode()
     assert "Waiting list: #1 of 1" in own and own != carols
     assert "csrfmiddlewaretoken" in own
+    clients[carol].force_login(full_table.alice)  # seated there: no "Join waiting list" for her
+    assert "Join waiting list" not in clients[carol].get(reverse("lobby"), **poll).content.decode()
