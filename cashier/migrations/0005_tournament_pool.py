@@ -1,10 +1,35 @@
 """Tournament prize pools: a pool account kind owned by a tournament (one each), the tournament
 on ledger transactions that move its pool, and their transaction kinds. The ledger triggers
-(0002) do not look at kinds or owners: they hold as they are."""
+(0002) do not look at kinds or owners: on PostgreSQL they hold as they are. SQLite rebuilds a
+table to add a column or a constraint, and its ledger triggers name the tables being rebuilt
+(and a table's own triggers go with it): they are dropped first and made again last, the same
+SQL as 0002's."""
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+
+
+TRIGGERS = importlib.import_module("cashier.migrations.0002_ledger_triggers")
+
+
+def _sqlite(schema_editor: Any, statements: list[str]) -> None:
+    if schema_editor.connection.vendor == "sqlite":
+        with schema_editor.connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+
+
+def triggers_drop(apps: Any, schema_editor: Any) -> None:
+    _sqlite(schema_editor, TRIGGERS.SQLITE_BACKWARD)
+
+
+def triggers_make(apps: Any, schema_editor: Any) -> None:
+    _sqlite(schema_editor, TRIGGERS.SQLITE_FORWARD)
 
 
 class Migration(migrations.Migration):
@@ -16,6 +41,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(triggers_drop, triggers_make),
         migrations.RemoveConstraint(
             model_name='ledgeraccount',
             name='ledger_account_owner_matches_kind',
@@ -48,4 +74,5 @@ class Migration(migrations.Migration):
             model_name='ledgeraccount',
             constraint=models.UniqueConstraint(condition=models.Q(('kind', 'pool')), fields=('tournament',), name='one_pool_per_tournament'),
         ),
+        migrations.RunPython(triggers_make, triggers_drop),
     ]
