@@ -122,6 +122,7 @@ def test_an_entry_in_the_other_currency_is_refused_and_moves_nothing(make_player
         enter(bob, sng, currency=Currency.REAL)
 
     assert refused.value.code == "currency_mismatch"
+    assert "this tournament is played for play money" in refused.value.message
     assert balances(bob, sng) == (10_000, 1_000, 100)
     assert wallet_account(user=bob, currency=Currency.REAL).balance == 0
 

@@ -154,6 +154,7 @@ def test_the_pool_keeps_its_currency_whatever_the_tournament_row_says(make_playe
     bob = make_player("bob")
     error = refused(register, sng, bob)
     assert error.code == "currency_mismatch"
+    assert "this tournament is played for play money" in error.message
     assert wallet(bob, Currency.REAL) == 0
     assert pool_account(tournament_id=sng.pk, currency=PLAY).balance == 1_000
 
