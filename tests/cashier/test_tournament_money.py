@@ -293,3 +293,14 @@ def test_a_pool_belongs_to_exactly_one_tournament(sng):
                                      tournament=sng)
     with pytest.raises(IntegrityError), transaction.atomic():
         LedgerAccount.objects.create(kind=AccountKind.HOUSE, currency=PLAY, tournament=sng)
+
+
+def test_the_admin_lists_a_pool_and_its_transactions_with_their_tournament(
+        admin_client, make_player, sng):
+    from django.urls import reverse
+
+    enter(make_player("ann"), sng)
+    accounts = admin_client.get(reverse("admin:cashier_ledgeraccount_changelist")).content
+    transactions = admin_client.get(reverse("admin:cashier_ledgertransaction_changelist"))
+    assert "Tournament prize pool" in accounts.decode()
+    assert str(sng) in accounts.decode() and str(sng) in transactions.content.decode()
