@@ -112,7 +112,7 @@ class Migration(migrations.Migration):
                 ('prize', models.BigIntegerField(default=0, help_text='Minor units.')),
                 ('times_moved', models.PositiveIntegerField(default=0)),
                 ('idempotency', models.CharField(max_length=200, unique=True)),
-                ('refund_key', models.CharField(blank=True, max_length=200)),
+                ('refund_key', models.CharField(blank=True, max_length=200, null=True, unique=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('busted_at', models.DateTimeField(blank=True, null=True)),
                 ('refunded_at', models.DateTimeField(blank=True, null=True)),

@@ -95,7 +95,7 @@ class TournamentTemplate(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def structure(self) -> dict:
+    def structure_snapshot(self) -> dict:
         """The snapshot a tournament keeps (JSON): every rule it is played by."""
         fields = ("starting_stack", "seats_per_table", "entries_cap", "max_reentries",
                   "late_registration_levels", "min_field", "guarantee", "action_seconds",

@@ -89,7 +89,7 @@ ACTIVE = (EntryState.REGISTERED, EntryState.PLAYING)
 class Entry(models.Model):
     """One buy-in of one player: `number` 1 for the first, 2 for the first re-entry, ...
     `idempotency` is the register request's client-made key (a retry finds this row);
-    `refund_key` the key of the request that refunded it, if any."""
+    `refund_key` the key of the request that refunded it (None until refunded)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
@@ -105,7 +105,7 @@ class Entry(models.Model):
     prize = models.BigIntegerField(default=0, help_text="Minor units.")
     times_moved = models.PositiveIntegerField(default=0)
     idempotency = models.CharField(max_length=200, unique=True)
-    refund_key = models.CharField(max_length=200, blank=True)
+    refund_key = models.CharField(max_length=200, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     busted_at = models.DateTimeField(null=True, blank=True)
     refunded_at = models.DateTimeField(null=True, blank=True)

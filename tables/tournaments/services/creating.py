@@ -34,7 +34,7 @@ def tournament_create(*, template: TournamentTemplate,
         template.full_clean()
     except ValidationError as error:
         raise TableError("invalid_template", "; ".join(error.messages)) from None
-    structure = template.structure()
+    structure = template.structure_snapshot()
     if not any(not level["is_break"] for level in structure["levels"]):
         raise TableError("invalid_template", f"The template “{template}” has no levels.")
     if not structure["payouts"] or any(places_error(tier["places"])

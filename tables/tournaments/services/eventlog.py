@@ -28,8 +28,8 @@ class TournamentLog:
         self.events.append(event)
 
     def flush(self) -> list[dict[str, Any]]:
-        """Store the events and move the tournament's version (written here, with every other
-        field the step changed on the row: `fields`). Returns the versioned events."""
+        """Store the events and the tournament's new version (only that field of its row: a
+        step saves what else it changed itself). Returns the versioned events."""
         tournament, rows, sent = self.tournament, [], []
         for event in self.events:
             tournament.version += 1

@@ -28,6 +28,7 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
     `tournament_full`, `idempotency_conflict`, and the cashier's (`self_excluded`,
     `insufficient_funds`, `currency_mismatch`, ...). A retry of `key` returns the entry.
     Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
+    _key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         done = Entry.objects.filter(idempotency=key).first()
@@ -51,6 +52,13 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
                  **_field(tournament)})
         log.flush()
     return entry
+
+
+def _key_check(key: str) -> None:
+    """The client's request key, which the entry and the cashier both keep (as the cashier
+    does: refused before anything, when empty or too long)."""
+    if not key or len(key) > 200:
+        raise TableError("missing_idempotency_key", "The request has no valid idempotency key.")
 
 
 def _entry_number(tournament: Tournament, user: Any) -> int:
@@ -88,6 +96,7 @@ def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
     Refusals: `not_registered`, `tournament_started` (no refund once play began),
     `idempotency_conflict`, and the cashier's.
     Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
+    _key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         done = Entry.objects.filter(refund_key=key).first()

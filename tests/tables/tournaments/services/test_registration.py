@@ -35,11 +35,13 @@ def sng() -> Tournament:
 
 
 def register(tournament: Tournament, user, request: str | None = None) -> Entry:
-    return tournament_register(tournament_id=tournament.pk, user=user, key=request or key())
+    return tournament_register(tournament_id=tournament.pk, user=user,
+                               key=key() if request is None else request)
 
 
 def unregister(tournament: Tournament, user, request: str | None = None) -> Entry:
-    return tournament_unregister(tournament_id=tournament.pk, user=user, key=request or key())
+    return tournament_unregister(tournament_id=tournament.pk, user=user,
+                                 key=key() if request is None else request)
 
 
 def wallet(user, currency: str = PLAY) -> int:
@@ -251,3 +253,14 @@ def test_no_unregistering_once_play_has_started(make_player, sng):
 def test_an_unknown_tournament_is_named(make_player):
     error = refused(register, Tournament(pk=999_999), make_player("ann"))
     assert (error.code, error.message) == ("no_tournament", "There is no tournament 999999.")
+
+
+@pytest.mark.parametrize("request_key", ["", "k" * 201])
+def test_a_request_without_a_valid_key_is_refused_before_anything(make_player, sng,
+                                                                  request_key):
+    ann = make_player("ann")
+    entry = register(sng, ann)
+    for call in (register, unregister):
+        assert refused(call, sng, ann, request_key).code == "missing_idempotency_key"
+    assert Entry.objects.get(pk=entry.pk).state == EntryState.REGISTERED
+    assert (wallet(ann), pool(sng)) == (8_900, 1_000)
