@@ -85,20 +85,21 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(LedgerAccount)
 class LedgerAccountAdmin(ReadOnlyAdmin):
-    list_display = ("id", "kind", "currency", "user", "table", "balance_money")
+    list_display = ("id", "kind", "currency", "user", "table", "tournament", "balance_money")
     list_filter = ("kind", "currency")
-    list_select_related = ("user", "table")
+    list_select_related = ("user", "table", "tournament")
     search_fields = ("user__username", "table__name")
-    fields = ("kind", "currency", "user", "table", "balance_money", "created_at")
+    fields = ("kind", "currency", "user", "table", "tournament", "balance_money", "created_at")
     readonly_fields = fields
     balance_money = _money("Balance", "balance")
 
 
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "created_at", "kind", "currency", "user", "table", "memo")
+    list_display = ("id", "created_at", "kind", "currency", "user", "table", "tournament",
+                    "memo")
     list_filter = ("kind", "currency")
-    list_select_related = ("user", "table")
+    list_select_related = ("user", "table", "tournament")
     search_fields = ("user__username", "memo")
     date_hierarchy = "created_at"
     inlines = [EntryInline]

@@ -7,7 +7,10 @@
 4. per currency, all balances sum to zero (a consequence of 1 and 2, reported for clarity);
 5. each table's escrow equals the chips seated there plus its pending top-ups — true between
    hands (during a hand's settlement transaction the seats move first);
-6. the pending-withdrawal account equals the sum of pending withdrawals.
+6. the pending-withdrawal account equals the sum of pending withdrawals;
+7. each tournament's prize pool equals its entries' buy-ins - refunds - prizes (+ the house's
+   overlay), counted from the transactions tagged with the tournament, and only those kinds
+   of transaction move a pool; once the tournament is finished or cancelled its pool is 0.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from cashier.models import (
+    POOL_KINDS,
     AccountKind,
     LedgerAccount,
     LedgerEntry,
@@ -122,4 +126,47 @@ def ledger_audit(*, max_reported: int = 50) -> AuditReport:
         bad.append(
             f"pending withdrawals {pending_rows} != pending account balance {pending_accounts}"
         )
+    bad.extend(_pool_violations())
     return report
+
+
+# The tournaments app's states in which a tournament is over (its pool must then be empty).
+# Read through the pool's foreign key, by value: the cashier imports nothing from the tables.
+TOURNAMENT_OVER = ("finished", "cancelled")
+
+
+def _pool_violations() -> list[str]:
+    """Invariant 7, for every tournament prize pool."""
+    bad: list[str] = []
+    pools = {pk: (tournament_id, balance) for pk, tournament_id, balance in
+             LedgerAccount.objects.filter(kind=AccountKind.POOL)
+             .values_list("pk", "tournament_id", "balance")}
+    if not pools:
+        return bad
+    by_kind: dict[int, dict[str, int]] = {pk: {} for pk in pools}
+    legs = (LedgerEntry.objects.filter(account_id__in=pools)
+            .values_list("account_id", "transaction__kind", "transaction__tournament_id")
+            .annotate(total=Sum("amount")).order_by())
+    for account_id, kind, tagged, total in legs:
+        tournament_id = pools[account_id][0]
+        if kind not in POOL_KINDS or tagged != tournament_id:
+            bad.append(f"tournament {tournament_id}: its pool was moved by {kind} transactions "
+                       f"of tournament {tagged} ({total:+})")
+            continue
+        if total * POOL_KINDS[kind] < 0:
+            bad.append(f"tournament {tournament_id}: {kind} moved its pool the wrong way "
+                       f"({total:+})")
+        by_kind[account_id][kind] = total
+    tournament = LedgerAccount._meta.get_field("tournament").related_model
+    over = set(tournament._default_manager.filter(
+        pk__in=[t for t, _ in pools.values()], state__in=TOURNAMENT_OVER)
+        .values_list("pk", flat=True))
+    for account_id, (tournament_id, balance) in sorted(pools.items()):
+        kinds = by_kind[account_id]
+        expected = sum(kinds.values())  # entries and overlay in, refunds and prizes out
+        if balance != expected:
+            parts = ", ".join(f"{kind} {kinds.get(kind, 0):+}" for kind in POOL_KINDS)
+            bad.append(f"tournament {tournament_id}: pool {balance} != {expected} ({parts})")
+        if tournament_id in over and balance != 0:
+            bad.append(f"tournament {tournament_id} is over but its pool holds {balance}")
+    return bad

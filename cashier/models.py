@@ -39,6 +39,7 @@ class AccountKind(models.TextChoices):
     HOUSE = "house", "House rake"
     WORLD = "world", "World (money in and out)"
     PENDING_WITHDRAWAL = "pending", "Pending withdrawals"
+    POOL = "pool", "Tournament prize pool"
 
 
 SYSTEM_KINDS = (AccountKind.HOUSE, AccountKind.WORLD, AccountKind.PENDING_WITHDRAWAL)
@@ -57,6 +58,10 @@ class LedgerAccount(models.Model):
     table = models.ForeignKey(
         "tables.TableConfig", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+", help_text="The tournament whose prize pool this is (pool accounts).",
+    )
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -67,9 +72,14 @@ class LedgerAccount(models.Model):
                 condition=Q(balance__gte=0) | Q(kind="world"), name="ledger_balance_not_negative"
             ),
             models.CheckConstraint(
-                condition=Q(kind="wallet", user__isnull=False, table__isnull=True)
-                | Q(kind="escrow", user__isnull=True, table__isnull=False)
-                | Q(kind__in=["house", "world", "pending"], user__isnull=True, table__isnull=True),
+                condition=Q(kind="wallet", user__isnull=False, table__isnull=True,
+                            tournament__isnull=True)
+                | Q(kind="escrow", user__isnull=True, table__isnull=False,
+                    tournament__isnull=True)
+                | Q(kind="pool", user__isnull=True, table__isnull=True,
+                    tournament__isnull=False)
+                | Q(kind__in=["house", "world", "pending"], user__isnull=True, table__isnull=True,
+                    tournament__isnull=True),
                 name="ledger_account_owner_matches_kind",
             ),
             models.UniqueConstraint(
@@ -80,13 +90,16 @@ class LedgerAccount(models.Model):
                 fields=["table"], condition=Q(kind="escrow"), name="one_escrow_per_table"
             ),
             models.UniqueConstraint(
+                fields=["tournament"], condition=Q(kind="pool"), name="one_pool_per_tournament"
+            ),
+            models.UniqueConstraint(
                 fields=["kind", "currency"], condition=Q(kind__in=["house", "world", "pending"]),
                 name="one_system_account_per_kind_and_currency",
             ),
         ]
 
     def __str__(self) -> str:
-        owner = self.user or self.table or "room"
+        owner = self.user or self.table or self.tournament or "room"
         return f"{self.get_kind_display()} {self.currency} · {owner}"
 
 
@@ -104,6 +117,19 @@ class TransactionKind(models.TextChoices):
     CASH_OUT = "cash_out", "Cash-out"
     RAKE = "rake", "Rake"
     TRANSFER = "transfer", "Transfer"
+    TOURNAMENT_ENTRY = "tournament_entry", "Tournament entry"
+    TOURNAMENT_REFUND = "tournament_refund", "Tournament refund"
+    TOURNAMENT_OVERLAY = "tournament_overlay", "Tournament overlay"
+    TOURNAMENT_PRIZE = "tournament_prize", "Tournament prize"
+
+
+# The transaction kinds that may move a tournament's prize pool, and the sign of their pool leg.
+POOL_KINDS = {
+    TransactionKind.TOURNAMENT_ENTRY: +1,
+    TransactionKind.TOURNAMENT_OVERLAY: +1,
+    TransactionKind.TOURNAMENT_REFUND: -1,
+    TransactionKind.TOURNAMENT_PRIZE: -1,
+}
 
 
 class LedgerTransaction(models.Model):
@@ -121,6 +147,10 @@ class LedgerTransaction(models.Model):
     )
     table = models.ForeignKey(
         "tables.TableConfig", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
     )
     memo = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

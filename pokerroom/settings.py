@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "accounts",
     "cashier",
     "tables",
+    "tables.tournaments",
     "bots",  # the bots client's management command only: no models, no URLs
 ]
 

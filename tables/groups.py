@@ -31,6 +31,11 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    """A tournament's own group: its event log's broadcasts (tables/tournaments/)."""
+    return f"tournament-{tournament_id}"
+
+
 def server_loop_use(loop: asyncio.AbstractEventLoop | None) -> None:
     """Called by the consumers: broadcasts from this process's service threads are handed to
     the server's event loop without waiting for them (see `events_broadcast`)."""
@@ -55,24 +60,29 @@ def events_broadcast(*, table_id: int, items: list[dict[str, Any]]) -> None:
     could be overtaken by the next commit's batch at the same table, and its sockets then saw a
     gap and read the events from the database. Elsewhere (Celery, commands) the sends complete
     before this returns."""
+    group_events_broadcast(group=table_group(table_id), items=items)
+
+
+def group_events_broadcast(*, group: str, items: list[dict[str, Any]]) -> None:
+    """`events_broadcast` to any group (a table's, a tournament's): the same message, the
+    same order of sending."""
     if not items:
         return
     loop = _server_loop
     if loop is not None and loop.is_running():
-        loop.call_soon_threadsafe(_outbox_put, table_id, items)
+        loop.call_soon_threadsafe(_outbox_put, group, items)
     else:
-        group, message = _message(table_id, items)
-        sync_client().publish(channel_of(group), json.dumps(message))
+        sync_client().publish(channel_of(group), json.dumps(_message(group, items)[1]))
 
 
 _outbox: deque[tuple[str, dict[str, Any]]] = deque()
 _outbox_task: asyncio.Task | None = None
 
 
-def _outbox_put(table_id: int, items: list[dict[str, Any]]) -> None:
+def _outbox_put(group: str, items: list[dict[str, Any]]) -> None:
     """On the server's loop: queue a batch's message, and start the sender unless it runs."""
     global _outbox_task
-    _outbox.append(_message(table_id, items))
+    _outbox.append(_message(group, items))
     loop = asyncio.get_running_loop()
     # A sender left behind by a loop that stopped (tests run one loop per test) never ends.
     if _outbox_task is None or _outbox_task.done() or _outbox_task.get_loop() is not loop:
@@ -104,7 +114,7 @@ def batch_frame(frames: list[str]) -> str | None:
     return '{"type": "events", "events": [' + ", ".join(frames) + "]}"
 
 
-def _message(table_id: int, items: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+def _message(group: str, items: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     """(group, message) of a batch: its events as encoded frames, with the private copy of an
     event beside its public frame. The message names its group (one subscriber per process
     reads them all: tables/fanout.py)."""
@@ -115,7 +125,6 @@ def _message(table_id: int, items: list[dict[str, Any]]) -> tuple[str, dict[str,
             encoded["private_for"] = item["private_for"]
             encoded["private_frame"] = event_frame(item["version"], item["private"])
         events.append(encoded)
-    group = table_group(table_id)
     return group, {"type": "table.events", "group": group, "events": events}
 
 

@@ -15,6 +15,7 @@ from cashier.services.ledger import (
     idempotent_run,
     ledger_post,
     ledger_transfer,
+    pool_account,
     system_account,
     wallet_account,
 )
@@ -53,6 +54,7 @@ from cashier.services.table_money import (
     top_up_claimed,
     top_ups_join,
 )
+from cashier.services.tournament_money import tournament_enter, tournament_pay, tournament_refund
 
 __all__ = [
     "NO_CHANGE",
@@ -79,6 +81,7 @@ __all__ = [
     "pending_top_ups_sql",
     "play_money_grant",
     "play_money_reload",
+    "pool_account",
     "ratholing_minimum",
     "self_exclusion_start",
     "session_reminder_due",
@@ -88,6 +91,9 @@ __all__ = [
     "top_up",
     "top_up_claimed",
     "top_ups_join",
+    "tournament_enter",
+    "tournament_pay",
+    "tournament_refund",
     "wallet_account",
     "withdrawal_approve",
     "withdrawal_cancel",

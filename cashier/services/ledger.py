@@ -63,6 +63,19 @@ def system_account(*, kind: str, currency: str) -> LedgerAccount:
     return _account_get_or_create(kind=kind, currency=currency, user=None, table=None)
 
 
+def pool_account(*, tournament_id: int, currency: str) -> LedgerAccount:
+    """The tournament's prize pool, created on first use in `currency`. A tournament has one
+    pool (a database constraint): asked in another currency, it answers `currency_mismatch`."""
+    pool = LedgerAccount.objects.filter(kind=AccountKind.POOL, tournament_id=tournament_id).first()
+    if pool is None:
+        pool = _account_get_or_create(kind=AccountKind.POOL, currency=currency,
+                                      tournament_id=tournament_id)
+    if pool.currency != currency:
+        raise CashierError("currency_mismatch", "Play money and real money never mix: this "
+                           f"tournament is played for {pool.get_currency_display().lower()}.")
+    return pool
+
+
 AccountLookup = tuple[str, str, int | None, int | None]  # kind, currency, user id, table id
 
 
@@ -150,6 +163,7 @@ def ledger_post(
     legs: Legs,
     user: Any = None,
     table: int | None = None,
+    tournament: int | None = None,
     memo: str = "",
     link: tuple[type[Model], int, str] | None = None,
     also: Sequence[Statement] = (),
@@ -184,7 +198,7 @@ def ledger_post(
             )
     tx = LedgerTransaction(
         kind=kind, currency=currency, entry_count=len(entries), memo=memo,
-        user_id=getattr(user, "pk", user), table_id=table,
+        user_id=getattr(user, "pk", user), table_id=table, tournament_id=tournament,
         created_at=timezone.now(),
     )
     balances = amounts_add_statement(
@@ -212,7 +226,8 @@ def _post_in_one_statement(tx: LedgerTransaction, entries: list[tuple[LedgerAcco
                            also: Sequence[Statement]) -> int:
     """The transaction, its entries, the balances, the link and `also` as one data-modifying
     WITH (PostgreSQL runs every part to completion whether read or not): the new id."""
-    tx_names = ["kind", "currency", "entry_count", "user", "table", "memo", "created_at"]
+    tx_names = ["kind", "currency", "entry_count", "user", "table", "tournament", "memo",
+                "created_at"]
     tx_table, tx_pk, *tx_columns = sql_names(LedgerTransaction, "id", *tx_names)
     tx_fields = [LedgerTransaction._meta.get_field(name) for name in tx_names]
     tx_params = [f.get_db_prep_save(getattr(tx, f.attname), connection) for f in tx_fields]

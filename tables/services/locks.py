@@ -1,13 +1,18 @@
 """The lock order of the whole room, stated here and nowhere else, and the only functions that
-take a table's locks (`table_lock`, `seats_lock`).
+take a tournament's or a table's locks (`tournament_lock`, `table_lock`, `seats_lock`).
 
 Lock order — every transaction that takes more than one of these takes them in this order, so
 no two can deadlock (tests/tables/services/test_lock_order.py records the locks every service
 takes, on PostgreSQL, and fails on any other order):
 
-1. The table row: `TableState` (`table_lock`), first, and one table per transaction. The
-   `TableConfig` row is never locked: it is read with the table row, and the admin edits it
-   without any lock (a copy of the table checks its row version: copies.py).
+0. A tournament's row: `Tournament` (`tournament_lock`), first of all, and one tournament
+   per transaction. Its entries and events are its own rows: changed only while it is held.
+   A step of a tournament's table that needs the tournament (a bust, a move) takes the
+   tournament row before the table row; a tournament step (registration, cancellation)
+   takes it before the cashier's rows (2).
+1. The table row: `TableState` (`table_lock`), first after (0), and one table per
+   transaction. The `TableConfig` row is never locked: it is read with the table row, and
+   the admin edits it without any lock (a copy of the table checks its row version: copies.py).
 2. The cashier's rows, in this order:
    a. the idempotency record, claimed by a unique INSERT;
    b. the one cashier request row being decided (Deposit / Withdrawal);
@@ -36,6 +41,7 @@ from tables.models import Hand, Seat, TableConfig, TableState
 from tables.services.effects import Effects
 from tables.services.table_sql import table_row_lock, table_seats
 from tables.services.tracking import Tracker
+from tables.tournaments.models import Tournament
 
 
 @dataclass(eq=False)
@@ -80,6 +86,16 @@ def table_lock(table_id: int) -> Locked:
         held.rows.track(state.hand)
     transaction.on_commit(held.effects.run)
     return held
+
+
+def tournament_lock(tournament_id: int) -> Tournament:
+    """Lock the tournament's row (order step 0) and return it as it is under the lock. Call
+    inside `transaction.atomic()`. FOR NO KEY UPDATE: new entries and events (foreign keys to
+    it) may still be inserted meanwhile; their writers hold this lock anyway."""
+    found = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
+    if found is None:
+        raise TableError("no_tournament", f"There is no tournament {tournament_id}.")
+    return found
 
 
 def seats_lock(held: Locked) -> list[Seat]:

@@ -51,22 +51,33 @@ from tables.models import (
 )
 from tables.services.auto_topup import auto_top_up_set
 from tables.services.chat import chat_hide, chat_say
-from tables.services.locks import table_lock
+from tables.services.locks import table_lock, tournament_lock
 from tables.services.sweeps import sit_outs_expire
 from tables.services.waitlist import waitlist_join, waitlist_leave
+from tables.tournaments.models import Entry, Tournament, TournamentEvent
+from tables.tournaments.services import (
+    tournament_cancel,
+    tournament_register,
+    tournament_unregister,
+)
 from tests.tables.helpers import live, play_out, to_act_user
+from tests.tables.tournaments.factories import tournament_make
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 TABLE_ROW = "table row"
+TOURNAMENT_ROW = "tournament row"
+TOURNAMENT_OWN = (Entry, TournamentEvent)
 CASHIER = {IdempotencyRecord: 1, Deposit: 2, Withdrawal: 2, LedgerAccount: 3, PendingTopUp: 4}
 TABLE_OWN = (Seat, Hand, HandEvent, HandSummary, HandSettlement, ChatMessage, WaitingListEntry,
              AutoTopUp, TimeoutAllIn, DeckEntropy)
 KIND = {TableState._meta.db_table: TABLE_ROW, TableConfig._meta.db_table: "config",
+        Tournament._meta.db_table: TOURNAMENT_ROW,
         TablePresence._meta.db_table: "presence",
-        **{m._meta.db_table: m.__name__ for m in (*CASHIER, *TABLE_OWN)}}
+        **{m._meta.db_table: m.__name__ for m in (*CASHIER, *TABLE_OWN, *TOURNAMENT_OWN)}}
 RANK = {m.__name__: rank for m, rank in CASHIER.items()}
 OWN = {m.__name__ for m in TABLE_OWN}
+TOURNAMENT_OWN_KINDS = {m.__name__ for m in TOURNAMENT_OWN}
 
 NAME = r'"?(\w+)"?'
 WRITE = re.compile(rf"\b(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+{NAME}", re.I)
@@ -144,7 +155,11 @@ def out_of_order(t: Transaction) -> list[str]:
             problems.append(f"the TableConfig row is never locked: {short}")
         elif kind == "presence" and kinds - {"presence"}:
             problems.append(f"presence rows are locked on their own, not with {kinds}: {short}")
-        elif kind == TABLE_ROW and TABLE_ROW not in held and held:
+        elif kind == TOURNAMENT_ROW and TOURNAMENT_ROW not in held and held:
+            problems.append(f"the tournament row after {sorted(held)}: {short}")
+        elif kind in TOURNAMENT_OWN_KINDS and TOURNAMENT_ROW not in held:
+            problems.append(f"{kind} without its tournament row held: {short}")
+        elif kind == TABLE_ROW and TABLE_ROW not in held and held - {TOURNAMENT_ROW}:
             problems.append(f"the table row after {sorted(held)}: {short}")
         elif kind in OWN and TABLE_ROW not in held:
             problems.append(f"{kind} without its table row held: {short}")
@@ -285,6 +300,37 @@ def test_every_service_that_locks_takes_its_locks_in_the_stated_order(
             "ChatMessage", "WaitingListEntry", "DeckEntropy", "presence"} <= kinds, kinds
 
 
+def test_tournament_services_take_the_tournament_row_first(make_player):
+    """Registering (and its retry), re-registering, unregistering and cancelling: the
+    tournament row, then the cashier's rows; entries only under the tournament row."""
+    event = tournament_make()
+    ann, bob = make_player("ann"), make_player("bob")
+    with recorded() as rec:
+        tournament_register(tournament_id=event.pk, user=ann, key="ann-in")
+        tournament_register(tournament_id=event.pk, user=ann, key="ann-in")
+        tournament_register(tournament_id=event.pk, user=bob, key="bob-in")
+        tournament_unregister(tournament_id=event.pk, user=bob, key="bob-out")
+        tournament_cancel(tournament_id=event.pk)
+    assert rec.violations() == [], "\n".join(rec.violations())
+    assert rec.taken()[0][:3] == [
+        TOURNAMENT_ROW, "IdempotencyRecord", "LedgerAccount"]
+    assert {"Entry", TOURNAMENT_ROW} <= {kind for taken in rec.taken() for kind in taken}
+
+
+def test_a_tournament_row_locked_late_is_caught(make_player):
+    event = tournament_make()
+    wallet = LedgerAccount.objects.filter(user=make_player("ann")).first()
+    with recorded() as rec, transaction.atomic():
+        accounts_lock([wallet])
+        tournament_lock(event.pk)
+    assert any("the tournament row after ['LedgerAccount']" in p for p in rec.violations()), \
+        rec.violations()
+    with recorded() as rec, transaction.atomic():
+        Entry.objects.filter(tournament=event).update(chips=0)
+    assert any("Entry without its tournament row" in p for p in rec.violations()), \
+        rec.violations()
+
+
 @pytest.mark.django_db(transaction=False)
 def test_table_and_seat_locks_are_taken_only_in_locks_py():
     """The SQL that locks a table row or its seats (table_sql.py) is called from locks.py alone,
@@ -303,4 +349,5 @@ def test_table_and_seat_locks_are_taken_only_in_locks_py():
                     callers.setdefault(needle, set()).add(name)
     assert callers.get("table_row_lock(") == {"services/locks.py"}
     assert callers.get("table_seats(") == {"services/locks.py"}
-    assert callers.get("select_for_update(", set()) == {"services/presence.py"}
+    assert callers.get("select_for_update(", set()) == {"services/locks.py",
+                                                         "services/presence.py"}

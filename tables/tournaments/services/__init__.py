@@ -1,0 +1,11 @@
+"""Tournament services (keyword-only, typed): each one transaction that locks the tournament's
+row first (tables/services/locks.py), records its events on the tournament's own log and
+publishes them after the commit."""
+from __future__ import annotations
+
+from tables.tournaments.services.cancelling import tournament_cancel
+from tables.tournaments.services.creating import tournament_create
+from tables.tournaments.services.registration import tournament_register, tournament_unregister
+
+__all__ = ["tournament_cancel", "tournament_create", "tournament_register",
+           "tournament_unregister"]

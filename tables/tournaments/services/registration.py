@@ -1,0 +1,134 @@
+"""Registering for a tournament and unregistering before its start.
+
+Each is one transaction: the tournament's row first (lock order step 0, locks.py), then the
+cashier's entry or refund (its idempotency record and ledger accounts), then the entry row
+and the tournament's event. The client's request key is both the entry's key (a retry finds
+the entry and changes nothing) and the cashier's. A refusal changes nothing."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from cashier.errors import CashierError
+from cashier.services import tournament_enter, tournament_refund
+from tables.errors import TableError
+from tables.services.locks import tournament_lock
+from tables.tournaments.models import ACTIVE, STARTED, Entry, EntryState, Tournament
+from tables.tournaments.services.eventlog import TournamentLog
+
+
+def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
+    """Enter `user` in the tournament: the buy-in to its prize pool and the fee to the house
+    (the cashier), a full starting stack on the new entry. After a bust, while registration
+    is open and the template allows it, this is a re-entry (entry number 2, 3, ...).
+
+    Refusals (`TableError` code): `registration_closed`, `already_registered`, `no_reentry`,
+    `tournament_full`, `idempotency_conflict`, and the cashier's (`self_excluded`,
+    `insufficient_funds`, `currency_mismatch`, ...). A retry of `key` returns the entry.
+    Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
+    _key_check(key)
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        done = Entry.objects.filter(idempotency=key).first()
+        if done is not None:
+            if (done.tournament_id, done.user_id) != (tournament_id, user.pk):
+                raise TableError("idempotency_conflict", "This request key was already used "
+                                 "for another request; reload the page and try again.")
+            return done
+        number = _entry_number(tournament, user)
+        try:
+            tournament_enter(user=user, tournament_id=tournament.pk,
+                             currency=tournament.currency, buy_in=tournament.buy_in,
+                             fee=tournament.fee, key=key)
+        except CashierError as e:
+            raise TableError(e.code, e.message) from None
+        entry = Entry.objects.create(
+            tournament=tournament, user=user, number=number, state=EntryState.REGISTERED,
+            chips=tournament.structure["starting_stack"], idempotency=key)
+        log = TournamentLog(tournament)
+        log.add({"type": "registered", "player": user.get_username(), "entry": number,
+                 **_field(tournament)})
+        log.flush()
+    return entry
+
+
+def _key_check(key: str) -> None:
+    """The client's request key, which the entry and the cashier both keep (as the cashier
+    does: refused before anything, when empty or too long)."""
+    if not key or len(key) > 200:
+        raise TableError("missing_idempotency_key", "The request has no valid idempotency key.")
+
+
+def _entry_number(tournament: Tournament, user: Any) -> int:
+    """The number the player's next entry gets, or the refusal. Needs the tournament row."""
+    if not tournament.registration_open:
+        raise TableError("registration_closed", f"Registration for {tournament.name} is "
+                         f"closed ({tournament.get_state_display().lower()}).")
+    entries = list(Entry.objects.filter(tournament=tournament, user=user))
+    if any(entry.state in ACTIVE for entry in entries):
+        raise TableError("already_registered", f"You are already in {tournament.name}.")
+    busted = sum(entry.state == EntryState.BUSTED for entry in entries)
+    if busted > tournament.max_reentries:
+        raise TableError("no_reentry", "No more re-entries: this tournament allows "
+                         f"{tournament.max_reentries}." if tournament.max_reentries
+                         else "This tournament is a freezeout: no re-entry.")
+    cap = tournament.entries_cap
+    if cap is not None and Entry.objects.filter(tournament=tournament,
+                                                state__in=ACTIVE).count() >= cap:
+        raise TableError("tournament_full", f"{tournament.name} is full ({cap} entries).")
+    return max((entry.number for entry in entries), default=0) + 1
+
+
+def _field(tournament: Tournament) -> dict[str, int]:
+    """The field and the prize pool so far, for the events: entries paid and not refunded."""
+    paid = Entry.objects.filter(tournament=tournament).exclude(
+        state=EntryState.UNREGISTERED).count()
+    players = Entry.objects.filter(tournament=tournament, state__in=ACTIVE).count()
+    return {"entries": paid, "players": players, "prize_pool": paid * tournament.buy_in}
+
+
+def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
+    """Take the player out before the start: his buy-in and fee back to his wallet (the
+    cashier), the entry `unregistered`. A retry of `key` returns the entry.
+
+    Refusals: `not_registered`, `tournament_started` (no refund once play began),
+    `idempotency_conflict`, and the cashier's.
+    Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
+    _key_check(key)
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        done = Entry.objects.filter(refund_key=key).first()
+        if done is not None:
+            if (done.tournament_id, done.user_id) != (tournament_id, user.pk):
+                raise TableError("idempotency_conflict", "This request key was already used "
+                                 "for another request; reload the page and try again.")
+            return done
+        entry = Entry.objects.filter(tournament=tournament, user=user,
+                                     state=EntryState.REGISTERED).first()
+        if tournament.state in STARTED:
+            raise TableError("tournament_started", f"{tournament.name} has started: "
+                                 "unregistering is no longer possible.")
+        if entry is None:
+            raise TableError("not_registered", f"You are not registered in {tournament.name}.")
+        entry_refund(tournament, entry, key=key)
+        log = TournamentLog(tournament)
+        log.add({"type": "unregistered", "player": user.get_username(), "entry": entry.number,
+                 **_field(tournament)})
+        log.flush()
+    return entry
+
+
+def entry_refund(tournament: Tournament, entry: Entry, *, key: str) -> None:
+    """Give the entry's buy-in and fee back (the cashier) and mark it refunded. Needs the
+    tournament row locked."""
+    try:
+        tournament_refund(user=entry.user_id, tournament_id=tournament.pk,
+                          currency=tournament.currency, buy_in=tournament.buy_in,
+                          fee=tournament.fee, key=key)
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    entry.state, entry.refund_key, entry.refunded_at = EntryState.UNREGISTERED, key, timezone.now()
+    entry.chips, entry.table, entry.seat = 0, None, None
+    entry.save(update_fields=["state", "refund_key", "refunded_at", "chips", "table", "seat"])
