@@ -1,0 +1,191 @@
+"""Breaking and balancing tables between hands: ``rebalance(tables) -> moves``.
+
+The rules, with their sources (docs/tournaments.md has the worked examples):
+
+- **How many players a table holds.** With ``n`` players and tables of ``seats``, the field
+  needs ``ceil(n / seats)`` tables and no table holds more than DD Poker's target
+  ``ceil(n / ceil(n / seats))`` (DD Poker, ``OtherTables.getMaxPlayersPerTable``); every table
+  is within one player of every other (PokerStars: "all tables equal ... or as close as
+  possible"; TDA balancing).
+- **Breaking.** While there are more tables than the field needs, the table with the fewest
+  players breaks (DD Poker and poker-network break the emptiest table first; on equal counts the
+  table listed last breaks, the rooms' "predetermined procedure", TDA Rule 10-C). Its players
+  are seated by a two-step random draw (TDA: "assigned new tables and seats by a 2-step random
+  process"): a table drawn among those with the fewest players, then an empty seat drawn at
+  it. They may land on any seat, blinds and button included, and are dealt in except between the
+  small blind and the button, where they wait for the big blind (TDA; ``Move.waits_for_big_blind``).
+- **Balancing.** While two tables differ by two or more, one player moves from the table with the
+  most players to the table with the fewest. At the giving table the player moved is the one due
+  to be big blind next (TDA: "the player to be big blind next moves to the worst position"),
+  unless he has been moved more often than another player there: the candidates are ordered by
+  (times moved, hands until his big blind), so among the players moved fewest times (PokerStars:
+  "the system tries to choose a player who has been moved fewer times than others") the one
+  nearest the big blind goes. He takes the worst seat at the short table: the empty seat that
+  posts the big blind soonest, which may be the very next big blind ("including single big blind
+  if available"), never the small blind ("worst position is never the small blind").
+- **Spreading.** Equal giving tables: the one that gave fewest in this rebalance, then the one
+  listed first; equal receiving tables: the one that received fewest, then the one listed first.
+  Nobody moves twice in one rebalance and a table that received never gives.
+- **The final table.** When the field fits one table every other table breaks into it (no
+  redraw of the final table's seats).
+
+A table in the middle of a hand (``TableView.busy``) gives no player and does not break (its
+players are in the hand); it may receive players, who sit down for its next hand. Moves are
+applied between hands only, which is why a busy giver is skipped until its hand ends and the
+caller calls again.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .positions import Positions, hands_until_big_blind, next_positions, waits_for_big_blind
+
+TableId = Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """One entry sitting at a table; ``times_moved`` counts its earlier balancing moves."""
+
+    player_id: str
+    seat: int
+    times_moved: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A table as balancing sees it. ``last_small_blind``/``last_big_blind``: the seats that
+    posted the blinds in the table's last hand (None before its first hand); ``busy``: a hand is
+    being played there now."""
+
+    table_id: TableId
+    players: tuple[SeatedPlayer, ...]
+    last_small_blind: int | None = None
+    last_big_blind: int | None = None
+    busy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One player's move. ``waits_for_big_blind``: he sits out until the big blind reaches his
+    seat (he landed between the small blind and the button)."""
+
+    player_id: str
+    from_table: TableId
+    from_seat: int
+    to_table: TableId
+    to_seat: int
+    reason: Literal["break", "balance"]
+    waits_for_big_blind: bool = False
+
+
+def tables_needed(players: int, seats: int) -> int:
+    return max(1, math.ceil(players / seats))
+
+
+def target_size(players: int, seats: int) -> int:
+    """DD Poker's most players a table may hold: ``ceil(n / ceil(n / seats))``."""
+    return math.ceil(players / tables_needed(players, seats)) if players else 0
+
+
+@dataclass(slots=True)
+class _Table:
+    view: TableView
+    order: int
+    seats: dict[int, SeatedPlayer] = field(default_factory=dict)
+    gave: int = 0
+    received: int = 0
+    arrived: set[str] = field(default_factory=set)
+    broken: bool = False
+
+    def positions(self, seats: int) -> Positions | None:
+        """The next hand's positions from the seats as they were before this rebalance."""
+        v = self.view
+        occupied = {p.seat for p in v.players}
+        if v.last_big_blind is None or len(occupied) < 2:
+            return None
+        return next_positions(occupied, seats=seats, last_small_blind=v.last_small_blind,
+                              last_big_blind=v.last_big_blind)
+
+
+def rebalance(tables: Sequence[TableView], *, seats: int, rng: random.Random) -> list[Move]:
+    """The moves that break and balance ``tables`` (tables of ``seats`` seats), in order."""
+    state = [_Table(view=t, order=k, seats={p.seat: p for p in t.players})
+             for k, t in enumerate(tables)]
+    for t in state:
+        if len(t.seats) != len(t.view.players) or any(not 1 <= s <= seats for s in t.seats):
+            raise ValueError(f"table {t.view.table_id!r}: bad or shared seats")
+    n = sum(len(t.seats) for t in state)
+    moves: list[Move] = []
+    live = [t for t in state if t.seats]
+    while len(live) > tables_needed(n, seats):
+        victim = min(live, key=lambda t: (len(t.seats), -t.order))
+        if victim.view.busy:
+            return moves  # it breaks when its hand is over; balancing waits for that
+        live.remove(victim)
+        _break(victim, live, seats, rng, moves)
+    while live:
+        short = min(live, key=lambda t: (len(t.seats), t.received, t.order))
+        givers = [t for t in live if not t.view.busy and not t.arrived
+                  and len(t.seats) >= len(short.seats) + 2]
+        if not givers:
+            break
+        giver = min(givers, key=lambda t: (-len(t.seats), t.gave, t.order))
+        moves.append(_balance_one(giver, short, seats))
+    return moves
+
+
+def _break(victim: _Table, live: list[_Table], seats: int, rng: random.Random,
+           moves: list[Move]) -> None:
+    victim.broken = True
+    leaving = sorted(victim.seats.values(), key=lambda p: p.seat)
+    rng.shuffle(leaving)
+    for p in leaving:
+        fewest = min(len(t.seats) for t in live)
+        table = rng.choice([t for t in live if len(t.seats) == fewest and len(t.seats) < seats])
+        seat = rng.choice([s for s in range(1, seats + 1) if s not in table.seats])
+        pos = table.positions(seats)
+        waits = pos is not None and waits_for_big_blind(seat, pos, seats)
+        del victim.seats[p.seat]
+        _seat(table, p, seat)
+        moves.append(Move(p.player_id, victim.view.table_id, p.seat, table.view.table_id, seat,
+                          "break", waits))
+
+
+def _balance_one(giver: _Table, short: _Table, seats: int) -> Move:
+    pos = giver.positions(seats)
+    occupied = set(giver.seats)
+
+    def due(p: SeatedPlayer) -> tuple[int, int, int]:
+        # Hands until his big blind: 0 for the player due to be big blind next.
+        until = 0 if pos is None else hands_until_big_blind(p.seat, occupied, pos, seats)
+        return (p.times_moved, until, p.seat)
+
+    player = min(giver.seats.values(), key=due)
+    empty = [s for s in range(1, seats + 1) if s not in short.seats]
+    spos = short.positions(seats)
+    waits = False
+    if spos is None:
+        seat = empty[0]
+    else:
+        taken = set(short.seats)
+        # Never the small blind; if its seat is the only one left, he waits for the big blind.
+        allowed = [s for s in empty if s != spos.small_blind] or empty
+        seat = min(allowed, key=lambda s: (hands_until_big_blind(s, taken, spos, seats), s))
+        waits = seat == spos.small_blind or waits_for_big_blind(seat, spos, seats)
+    del giver.seats[player.seat]
+    giver.gave += 1
+    _seat(short, player, seat)
+    return Move(player.player_id, giver.view.table_id, player.seat, short.view.table_id, seat,
+                "balance", waits)
+
+
+def _seat(table: _Table, p: SeatedPlayer, seat: int) -> None:
+    table.seats[seat] = SeatedPlayer(p.player_id, seat, p.times_moved + 1)
+    table.received += 1
+    table.arrived.add(p.player_id)
