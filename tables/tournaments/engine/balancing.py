@@ -123,12 +123,16 @@ def rebalance(tables: Sequence[TableView], *, seats: int, rng: random.Random) ->
     n = sum(len(t.seats) for t in state)
     moves: list[Move] = []
     live = [t for t in state if t.seats]
-    while len(live) > tables_needed(n, seats):
-        victim = min(live, key=lambda t: (len(t.seats), -t.order))
-        if victim.view.busy:
-            return moves  # it breaks when its hand is over; balancing waits for that
-        live.remove(victim)
-        _break(victim, live, seats, rng, moves)
+    # The tables to break are chosen at once, so nobody seated from one broken table is moved
+    # again when the next one breaks.
+    by_size = sorted(live, key=lambda t: (len(t.seats), -t.order))
+    victims = by_size[:max(0, len(live) - tables_needed(n, seats))]
+    live = [t for t in live if t not in victims]
+    for victim in victims:
+        if not victim.view.busy:
+            _break(victim, live, seats, rng, moves)
+    if any(v.view.busy for v in victims):
+        return moves  # a table in a hand breaks after it; balancing waits for that
     while live:
         short = min(live, key=lambda t: (len(t.seats), t.received, t.order))
         givers = [t for t in live if not t.view.busy and not t.arrived
@@ -174,10 +178,11 @@ def _balance_one(giver: _Table, short: _Table, seats: int) -> Move:
         seat = empty[0]
     else:
         taken = set(short.seats)
-        # Never the small blind; if its seat is the only one left, he waits for the big blind.
-        allowed = [s for s in empty if s != spos.small_blind] or empty
+        # Never the small blind: a short table has at least two free seats (it is two players
+        # short of the giver), so another is always there.
+        allowed = [s for s in empty if s != spos.small_blind]
         seat = min(allowed, key=lambda s: (hands_until_big_blind(s, taken, spos, seats), s))
-        waits = seat == spos.small_blind or waits_for_big_blind(seat, spos, seats)
+        waits = waits_for_big_blind(seat, spos, seats)
     del giver.seats[player.seat]
     giver.gave += 1
     _seat(short, player, seat)
@@ -189,3 +194,38 @@ def _seat(table: _Table, p: SeatedPlayer, seat: int) -> None:
     table.seats[seat] = SeatedPlayer(p.player_id, seat, p.times_moved + 1)
     table.received += 1
     table.arrived.add(p.player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Where a newcomer (late registration, re-entry) sits."""
+
+    table_id: TableId
+    seat: int
+    waits_for_big_blind: bool
+
+
+def seat_newcomer(tables: Sequence[TableView], *, seats: int, rng: random.Random) -> Seating | None:
+    """A random seat for a late registrant or a re-entry, with a full starting stack (TDA:
+    "randomly draw a seat ... dealt in except between small blind and button"; issue 28: "a random
+    seat, not between the small blind and the button").
+
+    The table is drawn among those with the fewest players, so the field stays balanced; the seat
+    among its empty seats that are not between the small blind and the button, or, when every
+    empty seat there is, among those, and he waits for the big blind. None: every table is full
+    (the caller opens a new table and rebalances).
+    """
+    open_tables = [t for t in tables if len(t.players) < seats]
+    if not open_tables:
+        return None
+    fewest = min(len(t.players) for t in open_tables)
+    table = rng.choice([t for t in open_tables if len(t.players) == fewest])
+    taken = {p.seat for p in table.players}
+    empty = [s for s in range(1, seats + 1) if s not in taken]
+    pos = _Table(view=table, order=0).positions(seats)
+    if pos is None:
+        return Seating(table.table_id, rng.choice(empty), False)
+    dealt_in = [s for s in empty if not waits_for_big_blind(s, pos, seats)]
+    if dealt_in:
+        return Seating(table.table_id, rng.choice(dealt_in), False)
+    return Seating(table.table_id, rng.choice(empty), True)
