@@ -43,7 +43,13 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .positions import Positions, hands_until_big_blind, next_positions, waits_for_big_blind
+from .positions import (
+    Positions,
+    clockwise,
+    hands_until_big_blind,
+    next_positions,
+    waits_for_big_blind,
+)
 
 TableId = Hashable
 
@@ -181,7 +187,9 @@ def _balance_one(giver: _Table, short: _Table, seats: int) -> Move:
         # Never the small blind: a short table has at least two free seats (it is two players
         # short of the giver), so another is always there.
         allowed = [s for s in empty if s != spos.small_blind]
-        seat = min(allowed, key=lambda s: (hands_until_big_blind(s, taken, spos, seats), s))
+        clockwise_from_sb = clockwise(spos.small_blind, seats).index
+        seat = min(allowed, key=lambda s: (hands_until_big_blind(s, taken, spos, seats),
+                                           clockwise_from_sb(s)))
         waits = waits_for_big_blind(seat, spos, seats)
     del giver.seats[player.seat]
     giver.gave += 1

@@ -133,6 +133,15 @@ def test_never_into_the_small_blind() -> None:
     assert move.to_seat == 9
 
 
+def test_never_into_the_small_blind_even_when_its_seat_number_comes_first() -> None:
+    # B's last blinds: 8 and 1; seat 1's player busted. Next hand: button 8, dead small blind 1,
+    # big blind 2. Free: 9 (between the button and the small blind) and 1 (the small blind).
+    # Both would post the big blind last; he takes 9, never 1, and waits there.
+    tables = [table("A", "1-9", sb=3, bb=4), table("B", "2-8", sb=8, bb=1)]
+    [move] = rebalance(tables, seats=9, rng=RNG)
+    assert (move.to_seat, move.waits_for_big_blind) == (9, True)
+
+
 def test_a_seat_between_the_button_and_the_small_blind_waits_for_the_big_blind() -> None:
     # B's last blinds: small on 2, big on 4 (seat 3 was empty); the big blind then busted. Next
     # hand: button 2, dead small blind 4, big blind 5. B's free seats: 3 (between the button and
@@ -162,6 +171,15 @@ def test_moves_are_spread_over_the_tables() -> None:
     assert [(m.from_table, m.to_table) for m in moves] == [("A", "C"), ("B", "D"), ("A", "C"),
                                                            ("B", "D")]
     assert sizes_after(tables, moves) == {"A": 8, "B": 8, "C": 8, "D": 8}
+
+
+def test_of_two_equally_long_tables_the_one_that_has_not_given_yet_gives() -> None:
+    # 10, 9, 6, 6 at ten seats: A gives to C; then A and B both have 9, and B, which has not
+    # given yet, gives to D; then A gives again.
+    tables = [table("A", "1-10", sb=1, bb=2), table("B", "1-9", sb=1, bb=2),
+              table("C", "1-6", sb=1, bb=2), table("D", "1-6", sb=1, bb=2)]
+    moves = rebalance(tables, seats=10, rng=RNG)
+    assert [(m.from_table, m.to_table) for m in moves] == [("A", "C"), ("B", "D"), ("A", "C")]
 
 
 def test_each_move_takes_the_next_player_due_the_big_blind() -> None:
