@@ -65,9 +65,9 @@ class SeatedPlayer:
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """A table as balancing sees it. ``last_small_blind``/``last_big_blind``: the seats that
-    posted the blinds in the table's last hand (None before its first hand); ``busy``: a hand is
-    being played there now."""
+    """A table as balancing sees it. ``last_small_blind``/``last_big_blind``: the last hand's
+    ``Positions.small_blind``/``big_blind`` (the small blind's seat even when it was dead; None
+    before the table's first hand); ``busy``: a hand is being played there now."""
 
     table_id: TableId
     players: tuple[SeatedPlayer, ...]
@@ -110,13 +110,17 @@ class _Table:
     broken: bool = False
 
     def positions(self, seats: int) -> Positions | None:
-        """The next hand's positions from the seats as they were before this rebalance."""
-        v = self.view
-        occupied = {p.seat for p in v.players}
-        if v.last_big_blind is None or len(occupied) < 2:
-            return None
-        return next_positions(occupied, seats=seats, last_small_blind=v.last_small_blind,
-                              last_big_blind=v.last_big_blind)
+        return _positions(self.view, seats)
+
+
+def _positions(view: TableView, seats: int) -> Positions | None:
+    """The table's next-hand positions from its seats as they stand (None before its first hand
+    or with one player)."""
+    occupied = {p.seat for p in view.players}
+    if view.last_big_blind is None or len(occupied) < 2:
+        return None
+    return next_positions(occupied, seats=seats, last_small_blind=view.last_small_blind,
+                          last_big_blind=view.last_big_blind)
 
 
 def rebalance(tables: Sequence[TableView], *, seats: int, rng: random.Random) -> list[Move]:
@@ -230,7 +234,7 @@ def seat_newcomer(tables: Sequence[TableView], *, seats: int, rng: random.Random
     table = rng.choice([t for t in open_tables if len(t.players) == fewest])
     taken = {p.seat for p in table.players}
     empty = [s for s in range(1, seats + 1) if s not in taken]
-    pos = _Table(view=table, order=0).positions(seats)
+    pos = _positions(table, seats)
     if pos is None:
         return Seating(table.table_id, rng.choice(empty), False)
     dealt_in = [s for s in empty if not waits_for_big_blind(s, pos, seats)]

@@ -44,6 +44,10 @@ class Level:
 class Break:
     minutes: int
 
+    def __post_init__(self) -> None:
+        if self.minutes <= 0:
+            raise ValueError(f"bad break {self}")
+
 
 Structure = Sequence[Level | Break]
 

@@ -14,6 +14,7 @@ minor unit, so nothing is ever rounded twice and the prizes always add up to the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from dataclasses import dataclass
 
 WHOLE = 10000  # basis points in 100 %
@@ -51,6 +52,17 @@ DEFAULT_PAYOUTS: PayoutTable = (
     PayoutBand(21, 30, (3300, 2000, 1400, 1100, 900, 750, 550)),
     PayoutBand(31, None, (2800, 1800, 1300, 1000, 800, 700, 600, 500, 500)),
 )
+
+
+def validated(table: PayoutTable) -> PayoutTable:
+    """``table`` if its bands, in order, cover every field size from the first band's minimum
+    without gaps or overlaps (only the last band may be open-ended); else ValueError."""
+    if not table:
+        raise ValueError("no payout bands")
+    for band, after in pairwise(table):
+        if band.max_field is None or after.min_field != band.max_field + 1:
+            raise ValueError(f"bands {band} and {after} overlap or leave a gap")
+    return table
 
 
 def percents_for(table: PayoutTable, field: int) -> tuple[int, ...]:

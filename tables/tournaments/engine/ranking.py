@@ -50,6 +50,9 @@ def places(bust_hands: Sequence[Sequence[Bust]], *, field: int,
     ``bust_hands``: the busts of each hand in the order the hands ended (one group for a
     synchronised hand-for-hand hand, across tables). ``field``: the number of entries.
     """
+    seen = [b.entry_id for hand in bust_hands for b in hand] + ([winner] if winner else [])
+    if len(seen) != len(set(seen)):
+        raise ValueError("an entry busts once")
     finishes: list[Finish] = []
     left = field
     for hand in bust_hands:

@@ -58,8 +58,9 @@ def test_a_structure_starts_and_ends_with_a_level() -> None:
     for bad in [(Break(5), L1), (L1, Break(5)), ()]:
         with pytest.raises(ValueError):
             clock_at(bad, 0)
-    with pytest.raises(ValueError):
-        Level(20, 20, minutes=10)
+    for bad_step in [lambda: Level(20, 20, minutes=10), lambda: Break(0)]:
+        with pytest.raises(ValueError):
+            bad_step()
 
 
 FOUR = Positions(button=1, small_blind=2, big_blind=3)

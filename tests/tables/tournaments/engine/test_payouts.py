@@ -10,6 +10,7 @@ from tables.tournaments.engine.payouts import (
     percents_for,
     prizes,
     split,
+    validated,
 )
 
 
@@ -55,3 +56,13 @@ def test_odd_units_of_a_split_go_one_each_from_the_top() -> None:
     assert split([50, 30, 21]) == [34, 34, 33]
     assert split([1, 0]) == [1, 0]
     assert sum(split([7, 5, 3, 1])) == 16
+
+
+def test_a_payout_table_covers_every_field_size_once() -> None:
+    assert validated(DEFAULT_PAYOUTS) == DEFAULT_PAYOUTS
+    for bad in [(PayoutBand(2, 6, (10000,)), PayoutBand(6, 9, (10000,))),   # 6 twice
+                (PayoutBand(2, 5, (10000,)), PayoutBand(7, 9, (10000,))),   # 6 missing
+                (PayoutBand(2, None, (10000,)), PayoutBand(7, 9, (10000,))),
+                ()]:
+        with pytest.raises(ValueError):
+            validated(bad)

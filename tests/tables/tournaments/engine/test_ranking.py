@@ -53,6 +53,11 @@ def test_winner_only_when_one_entry_is_left() -> None:
         places([[Bust("a", 1), Bust("b", 2)]], field=2, winner="w")
 
 
+def test_an_entry_busts_only_once() -> None:
+    with pytest.raises(ValueError):
+        places([[Bust("a", 1)], [Bust("a", 1)]], field=5)
+
+
 def test_every_prize_is_paid_once_whatever_the_ties() -> None:
     busts = [[Bust("f", 10)], [Bust("e", 30), Bust("d", 30), Bust("c", 20)], [Bust("b", 90)]]
     finishes = places(busts, field=6, winner="a")
