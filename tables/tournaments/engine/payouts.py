@@ -14,8 +14,8 @@ minor unit, so nothing is ever rounded twice and the prizes always add up to the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 
 WHOLE = 10000  # basis points in 100 %
 
