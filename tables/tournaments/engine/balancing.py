@@ -5,8 +5,8 @@ The rules, with their sources (docs/tournaments.md has the worked examples):
 - **How many players a table holds.** With ``n`` players and tables of ``seats``, the field
   needs ``ceil(n / seats)`` tables and no table holds more than DD Poker's target
   ``ceil(n / ceil(n / seats))`` (DD Poker, ``OtherTables.getMaxPlayersPerTable``); every table
-  is within one player of every other (PokerStars: "all tables equal ... or as close as
-  possible"; TDA balancing).
+  is within one player of every other (PokerStars balances tables to equal counts, or as close
+  as possible; the TDA leaves how close to the TD).
 - **Breaking.** While there are more tables than the field needs, the table with the fewest
   players breaks (DD Poker and poker-network break the emptiest table first; on equal counts the
   table listed last breaks, the rooms' "predetermined procedure", TDA Rule 10-C). Its players
