@@ -118,10 +118,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 # Waiting list -------------------------------------------------------------------------------
 def _waitlist_panel(request: HttpRequest, table: TableConfig, *, error: str = "",
                     status: int = 200) -> HttpResponse:
+    """The box after a join or leave; from a lobby row (`lobby=1`) it stays compact and the
+    row's Waiting count follows at once (an out-of-band swap), not at the list's next poll."""
     user_id = request.user.pk if request.user.is_authenticated else None
+    lobby = request.POST.get("lobby") == "1"
     return render(request, "tables/_waitlist.html", {
         "table": table, "wl": waitlist.waitlist_status(table_id=table.pk, user_id=user_id),
         "wl_error": error, "wl_poll": request.GET.get("poll") == "1" or request.POST.get("poll") == "1",
+        "compact": lobby, "wl_lobby": lobby and not error,
     }, status=status)
 
 

@@ -184,6 +184,8 @@ def test_a_full_tables_waiting_list_offers_the_seat_to_the_first(room_url, new_p
     page.goto(room_url + "/")
     page.get_by_role("button", name="Join the waiting list of Duel").click()
     expect(page.locator(f"#waitlist-{table.pk}")).to_contain_text("Waiting list: #1 of 1")
+    # the row's Waiting count follows at once, not at the list's next poll (every 5 s)
+    expect(page.locator(f"#lobby-waiting-{table.pk}")).to_have_text("1", timeout=1_500)
     assert WaitingListEntry.objects.filter(player=players["carol"]).exists()
 
     service("seat_leave", table_id=table.pk, user_id=players["alice"].pk,

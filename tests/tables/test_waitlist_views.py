@@ -171,3 +171,14 @@ def test_lobby_rows_are_shared_by_visitors_without_a_place_and_their_forms_still
     assert "csrfmiddlewaretoken" in own
     clients[carol].force_login(full_table.alice)  # seated there: no "Join waiting list" for her
     assert "Join waiting list" not in clients[carol].get(reverse("lobby"), **poll).content.decode()
+
+
+def test_joining_from_a_lobby_row_updates_its_waiting_count_at_once(client, full_table, carol):
+    response = client.post(join_url(full_table), {"lobby": "1"}, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert "Waiting list: #1 of 1" in html
+    assert (f'<td class="waiting" id="lobby-waiting-{full_table.pk}" data-label="Waiting" '
+            f'hx-swap-oob="true">1</td>') in html
+    assert "hx-swap-oob" not in client.post(  # from the table page: no lobby row to update
+        leave_url(full_table), HTTP_HX_REQUEST="true").content.decode()
