@@ -15,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("cashier/", include("cashier.urls")),
     path("tables/", include("tables.urls")),
+    path("tournaments/", include("tables.tournaments.urls")),
     path("admin/operators/", include("pokerroom.operators.urls")),  # before the admin's own
     path("admin/", admin.site.urls),
 ]
