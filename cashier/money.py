@@ -96,6 +96,21 @@ def money_to_minor(units: Decimal, currency: str) -> int:
     return int(minor)
 
 
+def money_fields_clean(form: forms.Form, data: dict, names: tuple[str, ...], *,
+                       currency: str, blank_is_zero: tuple[str, ...] = ()) -> None:
+    """The form's `MoneyField` amounts in `data`, typed in currency units, to minor units of
+    `currency` in place; a blank one in `blank_is_zero` is 0; each refusal on its own field."""
+    for name in names:
+        if data.get(name) is None:
+            if name in blank_is_zero and name not in form.errors:
+                data[name] = 0
+            continue
+        try:
+            data[name] = money_to_minor(data[name], currency)
+        except ValidationError as error:
+            form.add_error(name, error)
+
+
 class MoneyField(forms.CharField):
     """A form field for an amount in currency units. Its cleaned value is a `Decimal` of
     currency units (or None when blank): the form turns it into minor units with

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from cashier.money import MoneyField, money_input, money_to_minor
+from cashier.money import MoneyField, money_fields_clean, money_input
 from tables.tournaments.models import BASIS_POINTS, PayoutTier, TournamentTemplate, places_error
 
 MONEY_FIELDS = ("buy_in", "fee", "guarantee")
@@ -47,18 +47,12 @@ class TournamentTemplateForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         currency = self.currency()
-        for name in MONEY_FIELDS:
-            if currency is None:
+        if currency is None:  # the currency field has its own error; no unit for the amounts
+            for name in MONEY_FIELDS:
                 data.pop(name, None)
-                continue
-            if data.get(name) is None:
-                if name in BLANK_IS_ZERO and name not in self.errors:
-                    data[name] = 0
-                continue
-            try:
-                data[name] = money_to_minor(data[name], currency)
-            except ValidationError as error:
-                self.add_error(name, error)
+        else:
+            money_fields_clean(self, data, MONEY_FIELDS, currency=currency,
+                               blank_is_zero=BLANK_IS_ZERO)
         if data.get("buy_in") == 0:
             self.add_error("buy_in", "The buy-in must be more than nothing.")
         return data

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +18,7 @@ from tables.engine import (
     view_for,
 )
 from tables.engine.scripted import ScriptedHand
+from tests.purity import assert_imports_no_framework
 
 NL = TableRules(lower_stake=10)
 SEED = bytes(range(32))
@@ -185,16 +183,7 @@ def test_json_round_trip_is_identical_through_text() -> None:
 
 
 def test_engine_imports_no_framework() -> None:
-    code = (
-        "import sys, pkgutil, importlib, tables.engine as e\n"
-        "for m in pkgutil.iter_modules(e.__path__):\n"
-        "    importlib.import_module('tables.engine.' + m.name)\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in "
-        "('django', 'channels', 'celery', 'redis', 'daphne')]\n"
-        "assert not bad, bad\n"
-    )
-    root = Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+    assert_imports_no_framework("tables.engine")
 
 
 def test_manual_deal_refusals_leave_the_state_unchanged() -> None:
