@@ -1,5 +1,6 @@
 """The Content-Security-Policy in a real Chromium: every page a player and a staff member use
-(login, lobby with its htmx list, cashier, a live table with a hand dealt, admin) runs with no
+(login, lobby with its htmx list, cashier, the Tournaments tab and a tournament's page, a live
+table with a hand dealt, admin) runs with no
 policy violation and no console error or warning."""
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.players import TIMEOUT, log_in, open_table, seat, sign_up, take_seat
+from tests.tables.tournaments.factories import tournament_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +55,18 @@ def test_pages_run_under_the_policy_without_violations(room_url, new_page, make_
     # The cashier, with its htmx history filter.
     alice.goto(room_url + "/cashier/")
     expect(alice.locator("#cashier-history")).to_be_visible()
+    assert violations(alice) == []
+
+    # Tournaments: the tab with its htmx filter, a tournament's page, registering.
+    sng = tournament_make(name="Turbo Six")
+    alice.goto(room_url + "/tournaments/")
+    alice.select_option("#id_kind", "sit_and_go")
+    alice.wait_for_function("() => location.search.includes('kind=sit_and_go')")
+    expect(alice.locator("#tournament-list tr.tournament-row")).to_have_count(1)
+    alice.get_by_role("link", name="Open Turbo Six").click()
+    alice.get_by_role("button", name="Register for 1,000 + 100").click()
+    expect(alice.locator(".mine")).to_contain_text("You are in")
+    assert sng.entries.count() == 1
     assert violations(alice) == []
 
     # A live table: WebSocket connected, both seated, a hand dealt and drawn.
