@@ -124,14 +124,15 @@ def _entries_unrefunded(*, user_id: int, tournament_id: int) -> int:
 def tournament_pay(*, tournament_id: int, currency: str, prizes: Mapping[int, int], key: str,
                    guarantee: int = 0) -> LedgerTransaction:
     """Pay the prizes (user id → amount) from the pool, emptying it: they must add up to the
-    pool, or to the `guarantee` when that is more — then the house first tops the pool up by
-    the difference (an overlay), in the same database transaction. Paid once per tournament
+    pool, or to the `guarantee` when that is more — then the operator first tops the pool up
+    by the difference (an overlay), in the same database transaction. The overlay is money
+    entering the room, as a deposit is, so it comes from the world account: a promised
+    guarantee is always paid, whatever the house's rake holds. Paid once per tournament
     (after it the pool is empty). Returns the prize transaction.
 
     Refusals: `invalid_amount`, `prizes_mismatch` (the prizes do not add up to what the pool
-    pays), `overlay_uncovered` (the house holds less than the overlay), `currency_mismatch`,
-    `idempotency_conflict`.
-    Locks: idempotency record, pool + house + the winners' wallets (ascending id)."""
+    pays), `currency_mismatch`, `idempotency_conflict`.
+    Locks: idempotency record, pool + world + the winners' wallets (ascending id)."""
     if not prizes:
         raise CashierError("invalid_amount", "Name at least one prize.")
     for amount in prizes.values():
@@ -140,11 +141,11 @@ def tournament_pay(*, tournament_id: int, currency: str, prizes: Mapping[int, in
 
     def apply() -> dict[str, Any]:
         pool = pool_account(tournament_id=tournament_id, currency=currency)
-        house = system_account(kind=AccountKind.HOUSE, currency=currency)
+        world = system_account(kind=AccountKind.WORLD, currency=currency)
         wallets = {user_id: wallet_account(user=user_id, currency=currency)
                    for user_id in sorted(prizes)}
-        locked = accounts_lock([pool, house, *wallets.values()])
-        pool, house = locked[pool.pk], locked[house.pk]
+        locked = accounts_lock([pool, world, *wallets.values()])
+        pool, world = locked[pool.pk], locked[world.pk]
         overlay = max(guarantee - pool.balance, 0)
         total = sum(prizes.values())
         if total != pool.balance + overlay:
@@ -153,13 +154,8 @@ def tournament_pay(*, tournament_id: int, currency: str, prizes: Mapping[int, in
                 f"The prizes add up to {money_format(total, currency)}; the pool pays "
                 f"{money_format(pool.balance + overlay, currency)}.")
         if overlay:
-            if house.balance < overlay:
-                raise CashierError(
-                    "overlay_uncovered",
-                    f"The guarantee needs an overlay of {money_format(overlay, currency)}; "
-                    f"the house holds {money_format(house.balance, currency)}.")
             ledger_post(kind=TransactionKind.TOURNAMENT_OVERLAY, currency=currency,
-                        legs=[(house, -overlay), (pool, overlay)], tournament=tournament_id,
+                        legs=[(world, -overlay), (pool, overlay)], tournament=tournament_id,
                         memo=f"Tournament #{tournament_id} guarantee")
         tx = ledger_post(
             kind=TransactionKind.TOURNAMENT_PRIZE, currency=currency, tournament=tournament_id,

@@ -60,6 +60,10 @@ def balances(user, tournament: Tournament) -> tuple[int, int, int]:
             system_account(kind=AccountKind.HOUSE, currency=currency).balance)
 
 
+def world_balance(currency: str = "PLAY") -> int:
+    return system_account(kind=AccountKind.WORLD, currency=currency).balance
+
+
 # Entering -------------------------------------------------------------------------------------
 def test_an_entry_takes_the_buy_in_to_the_pool_and_the_fee_to_the_house_in_one_transaction(
         make_player, sng):
@@ -221,31 +225,33 @@ def test_a_retried_payment_pays_once(make_player, sng):
     assert balances(ann, sng) == (9_900, 0, 100)
 
 
-def test_a_guarantee_above_the_pool_is_topped_up_by_the_house_first(make_player):
+def test_a_guarantee_above_the_pool_is_topped_up_by_the_operator_first(make_player):
+    """The overlay is the operator's money entering the room (the world account, as a
+    deposit), not the house's rake: the house keeps its fees."""
     event = tournament_make(kind=TournamentKind.SCHEDULED, guarantee=5_000, fee=2_000)
     ann, bob = make_player("ann"), make_player("bob")
     enter(ann, event)
     enter(bob, event)  # pool 2,000; house 4,000 in fees
+    world_before = world_balance()
 
     tournament_pay(tournament_id=event.pk, currency=PLAY, key=new_key(), guarantee=5_000,
                    prizes={ann.pk: 3_500, bob.pk: 1_500})
 
-    assert balances(ann, event) == (7_000 + 3_500, 0, 1_000)
+    assert balances(ann, event) == (7_000 + 3_500, 0, 4_000)
+    assert world_balance() == world_before - 3_000
     overlay = LedgerTransaction.objects.get(kind=TransactionKind.TOURNAMENT_OVERLAY)
     assert overlay.tournament_id == event.pk
     Tournament.objects.filter(pk=event.pk).update(state=TournamentState.FINISHED)
     assert ledger_audit().ok
 
 
-def test_an_overlay_the_house_cannot_cover_is_refused_and_moves_nothing(make_player):
-    event = tournament_make(kind=TournamentKind.SCHEDULED, guarantee=50_000)
+def test_a_guarantee_is_paid_even_when_the_house_holds_nothing(make_player):
+    event = tournament_make(kind=TournamentKind.SCHEDULED, guarantee=50_000, fee=0)
     ann = make_player("ann")
     enter(ann, event)
-    with pytest.raises(CashierError) as refused:
-        tournament_pay(tournament_id=event.pk, currency=PLAY, key=new_key(), guarantee=50_000,
-                       prizes={ann.pk: 50_000})
-    assert refused.value.code == "overlay_uncovered"
-    assert balances(ann, event) == (8_900, 1_000, 100)
+    tournament_pay(tournament_id=event.pk, currency=PLAY, key=new_key(), guarantee=50_000,
+                   prizes={ann.pk: 50_000})
+    assert balances(ann, event) == (9_000 + 50_000, 0, 0)
 
 
 # The audit ------------------------------------------------------------------------------------
