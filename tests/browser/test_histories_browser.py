@@ -78,6 +78,10 @@ def test_the_replayer_steps_through_a_hand(room_url, new_page, two_hands):
     expect(page.locator(".replay-bet")).to_have_count(2)
     page.keyboard.press("End")  # the pot awarded: five board cards, the shown hand face up
     expect(page.locator(".replay-board .card")).to_have_count(5)
+    # The last frame is the result: the final pot (blinds 2 + 2, checked down) and its winner.
+    expect(page.locator(".replay-pot")).to_have_text("Pot 4")
+    expect(page.locator(".replay-seat.winner")).to_have_count(1)
+    expect(page.locator(".replay-seat.winner .replay-won")).to_have_text("Wins 4")
     expect(page.locator("#replay-next")).to_be_disabled()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#replay-next")).to_be_enabled()
