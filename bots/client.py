@@ -130,6 +130,9 @@ class TableTally:
         return self.target > 0 and len(self.ended) >= self.target
 
 
+FIRST_CONNECT_SECONDS = 3.0  # how long a bot that never got in keeps trying
+
+
 @dataclass
 class BotResult:
     name: str
@@ -241,11 +244,17 @@ class Bot:
             try:
                 await self.session()
                 return self.result
-            except (TimeoutError, ConnectionClosed, OSError):
+            except (TimeoutError, ConnectionClosed, OSError) as e:
                 now = time.monotonic()
                 self.lost_at = self.lost_at or now
-                if self.stop.is_set() or now - self.lost_at > self.reconnect_seconds:
+                # Never connected: a wrong address, not a restart. Say so within seconds.
+                patience = self.reconnect_seconds if self.version is not None else min(
+                    self.reconnect_seconds, FIRST_CONNECT_SECONDS)
+                if self.stop.is_set():
                     raise
+                if now - self.lost_at > patience:
+                    raise ConnectionError(f"no room answers at {ws_url(self.url, self.table_id)}"
+                                          f" ({e or type(e).__name__})") from e
             # The last action may have died with the socket: decide again on the next news
             # (a copy that did land is refused as stale, like a second click in the browser).
             self.in_flight, self.sent_version = False, None

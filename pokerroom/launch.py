@@ -29,6 +29,7 @@ from pokerroom.routed import nginx_binary, routed_procfile
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PUBLISHED_URL = BASE_DIR / "var" / "redis.url"
+PUBLISHED_ROOM = BASE_DIR / "var" / "room.url"  # where `run` serves, for `manage.py bots`
 
 
 @contextlib.contextmanager
@@ -66,6 +67,30 @@ def redis_url(publish: bool) -> Iterator[str]:
         finally:
             if publish:
                 PUBLISHED_URL.unlink(missing_ok=True)
+
+
+def room_address(env: dict[str, str]) -> str:
+    """Where `run` serves: http://$ROOM_HOST:$ROOM_PORT (127.0.0.1:8000); a server listening
+    on every address (0.0.0.0, ::) is reached on the loopback one."""
+    host = env.get("ROOM_HOST") or "127.0.0.1"
+    if host in ("0.0.0.0", "::", "[::]"):
+        host = "127.0.0.1"
+    return f"http://{host}:{env.get('ROOM_PORT') or '8000'}"
+
+
+@contextlib.contextmanager
+def room_published(env: dict[str, str]) -> Iterator[str]:
+    """Publish the room's address in var/room.url while `run` runs (with this process's id,
+    so a file left by a killed run is known stale): `manage.py bots` finds the room there
+    even when its port came from a make variable (`make run ROOM_PORT=8010`), which the
+    bots' shell lacks."""
+    url = room_address(env)
+    PUBLISHED_ROOM.parent.mkdir(exist_ok=True)
+    PUBLISHED_ROOM.write_text(f"{url} {os.getpid()}")
+    try:
+        yield url
+    finally:
+        PUBLISHED_ROOM.unlink(missing_ok=True)
 
 
 def metrics_dir_fresh(path: Path) -> str:
@@ -126,16 +151,23 @@ def main(argv: list[str]) -> int:
             args = [sys.executable, "-m", "honcho", "start", "-f", str(procfile(servers, env))]
         else:
             args = [sys.executable, "-m", "pytest", *rest]
-        child = subprocess.Popen(args, cwd=BASE_DIR, env=env)
+        published = room_published(env) if command == "run" else contextlib.nullcontext()
+        with published:
+            return run_child(args, env)
+
+
+def run_child(args: list[str], env: dict[str, str]) -> int:
+    """Run honcho or pytest until it ends; Ctrl-C (or SIGTERM) stops it and its children."""
+    child = subprocess.Popen(args, cwd=BASE_DIR, env=env)
+    try:
+        return child.wait()
+    except (KeyboardInterrupt, SystemExit):
+        child.send_signal(signal.SIGINT)  # honcho and pytest stop their children on SIGINT
         try:
-            return child.wait()
-        except (KeyboardInterrupt, SystemExit):
-            child.send_signal(signal.SIGINT)  # honcho and pytest stop their children on SIGINT
-            try:
-                return child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                return 130
+            return child.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            return 130
 
 
 def stop_on_sigterm() -> None:

@@ -33,10 +33,12 @@ class TableConfigAdmin(admin.ModelAdmin):
         (None, {"fields": ("preview", "name", "structure", "currency", "max_seats",
                            "is_active")}),
         ("Stakes and blinds", {
-            "fields": ("lower_stake", "upper_stake", "small_blind_rule", "small_blind", "ante"),
+            "fields": ("small_blind", "big_blind", "small_bet", "big_bet", "small_blind_rule",
+                       "ante"),
             "description": "Amounts in currency units: dollars and cents for real money "
-            "(“2”, “2.00” or “$2.00”), chips for play money (“2,000”). The big blind is the "
-            "lower stake.",
+            "(“2”, “2.00” or “$2.00”), chips for play money (“2,000”). No-limit and pot-limit: "
+            "the small and big blind (“1” and “2” for NL $1/$2). Fixed-limit: the small and "
+            "big bet (“2” and “4” for Limit $2/$4); its blinds follow the small bet.",
         }),
         ("Buy-in", {"fields": ("min_buy_in", "max_buy_in", "ratholing_window_minutes")}),
         ("Rake", {"fields": ("rake_percent", "rake_cap", "rake_cap_by_players",
@@ -56,7 +58,7 @@ class TableConfigAdmin(admin.ModelAdmin):
     )
 
     class Media:
-        js = ("js/admin/table-preview.js",)
+        js = ("js/admin/table-preview.js", "js/admin/table-stakes.js")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         """A saved table's currency is fixed: its escrow, ledger and amounts are in it."""

@@ -507,7 +507,8 @@ class TableConsumer(RoomConsumer):
             raise BadRequest("bad_request", "'muted' must be true or false.")
         ids = await in_thread(chat.chat_mute)(user_id=self.user_id, muted=muted,
                                               player_id=_int_field(content, "player_id"))
-        answer = {"type": "mutes", "player_ids": ids, "ref": ref_of(content)}
+        players = await in_thread(chat.chat_muted_players)(user_id=self.user_id)
+        answer = {"type": "mutes", "player_ids": ids, "players": players, "ref": ref_of(content)}
         await self.send_json({k: v for k, v in answer.items() if v is not None})
 
 

@@ -355,6 +355,13 @@ class SnapshotHand(TypedDict):
     blinds: Blinds | None
 
 
+class MutedPlayer(TypedDict):
+    """A player whose chat the viewer muted, named as at the table."""
+
+    player_id: int
+    name: str
+
+
 class SnapshotViewer(TypedDict):
     """`you`: the viewer (a spectator: no user id or seat); `legal` only on his turn."""
 
@@ -364,6 +371,7 @@ class SnapshotViewer(TypedDict):
     always_show: bool
     legal: dict[str, Any] | None
     muted: list[int]
+    muted_players: list[MutedPlayer]
 
 
 class Snapshot(TypedDict):

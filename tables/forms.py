@@ -15,7 +15,7 @@ from cashier.money import (
     money_parse,
     money_to_minor,
 )
-from tables.models import Structure, TableConfig
+from tables.models import SmallBlindRule, Structure, TableConfig
 from tables.selectors import SORT_KEYS, LobbyFilters
 
 
@@ -72,7 +72,10 @@ class LobbyFilterForm(forms.Form):
 
 
 # Table configuration in Django admin: money in currency units ------------------------------
-MONEY_FIELDS = ("lower_stake", "upper_stake", "small_blind", "ante", "rake_cap")
+MONEY_FIELDS = ("small_blind", "big_blind", "small_bet", "big_bet", "ante", "rake_cap")
+# The stakes are typed in the words operators use: no-limit and pot-limit have blinds,
+# fixed-limit a small and a big bet (its big blind is the small bet). The model keeps its
+# lower and upper stake.
 BUY_IN_FIELDS = {"min_buy_in": "min_buy_in_bb", "max_buy_in": "max_buy_in_bb"}
 BLANK_IS_ZERO = ("ante", "rake_cap")
 
@@ -119,11 +122,16 @@ class TableConfigForm(forms.ModelForm):
     unit — a new table's from this form, an existing table's is fixed. The buy-in is typed as
     money and stored in big blinds, so it must be a whole number of big blinds."""
 
-    lower_stake = MoneyField(label="Lower stake", help_text="The big blind (and the limit "
-                             "game's small bet): $2.00 or 2.00 for real money, 2,000 for chips.")
-    upper_stake = MoneyField(required=False, help_text="The limit game's big bet. Left empty: "
-                             "twice the lower stake.")
-    small_blind = MoneyField(required=False, help_text="Only with the explicit small-blind rule.")
+    small_blind = MoneyField(
+        required=False, label="Small blind", help_text="Empty: the small-blind rule below "
+        "(half the big blind, or half the small bet in limit). An amount the rule does not give "
+        "is kept as an explicit small blind.")
+    big_blind = MoneyField(required=False, label="Big blind", help_text="No-limit and "
+                           "pot-limit: $2.00 or 2.00 for real money, 2,000 for chips.")
+    small_bet = MoneyField(required=False, label="Small bet", help_text="Fixed-limit: the bet "
+                           "preflop and on the flop; it is also the big blind.")
+    big_bet = MoneyField(required=False, label="Big bet", help_text="Fixed-limit: the bet on "
+                         "the turn and the river. Empty: twice the small bet.")
     ante = MoneyField(required=False, help_text="Per player; empty or 0 for none.")
     min_buy_in = MoneyField(label="Minimum buy-in", help_text="A whole number of big blinds.")
     max_buy_in = MoneyField(label="Maximum buy-in", help_text="A whole number of big blinds.")
@@ -137,8 +145,8 @@ class TableConfigForm(forms.ModelForm):
     class Meta:
         model = TableConfig
         fields = (  # the buy-in's big-blind fields are set from the money fields
-            "name", "structure", "currency", "max_seats", "is_active", "lower_stake",
-            "upper_stake", "small_blind_rule", "small_blind", "ante", "ratholing_window_minutes",
+            "name", "structure", "currency", "max_seats", "is_active", "small_blind_rule",
+            "small_blind", "ante", "ratholing_window_minutes",
             "rake_percent", "rake_cap", "rake_cap_by_players", "no_flop_no_drop",
             "action_seconds", "countdown_seconds", "timeout_policy", "timeout_allin_daily_cap",
             "sit_out_limit_minutes", "hand_pause_seconds",
@@ -156,6 +164,11 @@ class TableConfigForm(forms.ModelForm):
             if isinstance(self.initial.get(name), int):
                 self.initial[name] = money_input(self.initial[name], table.currency)
         if table.lower_stake:
+            limit = table.structure == Structure.FIXED_LIMIT
+            stakes = {"small_bet": table.lower_stake, "big_bet": table.upper_stake} if limit \
+                else {"big_blind": table.lower_stake}
+            for name, amount in stakes.items():
+                self.initial.setdefault(name, money_input(amount, table.currency))
             self.initial["min_buy_in"] = money_input(table.min_buy_in, table.currency)
             self.initial["max_buy_in"] = money_input(table.max_buy_in, table.currency)
         if isinstance(self.initial.get("rake_cap_by_players"), dict):
@@ -173,6 +186,9 @@ class TableConfigForm(forms.ModelForm):
         for name in TIME_BANK_FIELDS:
             if data.get(name) is None and name not in self.errors:
                 data[name] = TableConfig._meta.get_field(name).get_default()
+        for name in ("big_blind",) if self._limit(data) else ("small_bet", "big_bet"):
+            data.pop(name, None)  # the other game's stakes (hidden on the page) are not read
+            self.errors.pop(name, None)
         currency = self.currency()
         if currency is None:  # the currency field has its own error; no unit for the amounts
             for name in (*MONEY_FIELDS, *BUY_IN_FIELDS, "rake_cap_by_players"):
@@ -187,9 +203,36 @@ class TableConfigForm(forms.ModelForm):
                 data[name] = money_to_minor(data[name], currency)
             except ValidationError as error:
                 self.add_error(name, error)
+        self._stakes_clean(data)
         self._caps_clean(data, currency)
         self._buy_in_clean(data, currency)
         return data
+
+    def _limit(self, data: dict[str, Any]) -> bool:
+        return data.get("structure", self.instance.structure) == Structure.FIXED_LIMIT
+
+    def _stakes_clean(self, data: dict[str, Any]) -> None:
+        """Blinds (no-limit, pot-limit) or bets (fixed-limit) → the stored lower and upper
+        stake on the instance; `data["big_blind"]` is then the big blind the buy-in counts in."""
+        limit = self._limit(data)
+        name = "small_bet" if limit else "big_blind"
+        low = data.get(name)
+        if low is None:
+            if name not in self.errors:
+                self.add_error(name, "Give the small bet." if limit else "Give the big blind.")
+            data["big_blind"] = None
+            return
+        high = data.get("big_bet") if limit else None
+        self.instance.lower_stake, self.instance.upper_stake = low, high or 2 * low
+        data["big_blind"] = low
+        typed, rule = data.get("small_blind"), data.get("small_blind_rule")
+        if typed is None or rule is None or rule == SmallBlindRule.EXPLICIT:
+            return
+        ruled = TableConfig(lower_stake=low, currency=self.currency(), small_blind_rule=rule)
+        if typed == ruled.small_blind_amount:
+            data["small_blind"] = None  # the rule's own amount: the rule keeps deciding
+        else:
+            data["small_blind_rule"] = SmallBlindRule.EXPLICIT
 
     def _caps_clean(self, data: dict[str, Any], currency: str) -> None:
         if "rake_cap_by_players" not in data:
@@ -203,7 +246,7 @@ class TableConfigForm(forms.ModelForm):
 
     def _buy_in_clean(self, data: dict[str, Any], currency: str) -> None:
         """Money → big blinds on the instance (the model stores the buy-in in big blinds)."""
-        big_blind = data.get("lower_stake")
+        big_blind = data.get("big_blind")
         amounts = {name: data.get(name) for name in BUY_IN_FIELDS}
         if not big_blind or None in amounts.values():
             return
@@ -224,15 +267,23 @@ class TableConfigForm(forms.ModelForm):
             setattr(self.instance, field, amounts[name] // big_blind)
 
     def add_error(self, field: str | None, error: Any) -> None:
-        """The model reports buy-in problems on its big-blind fields, which this form shows as
-        money; and a field this form already refused gets no second, model-level message."""
+        """The model reports buy-in problems on its big-blind fields and stake problems on its
+        lower/upper stake, which this form shows as money and as blinds or bets; and a field
+        gets one message: none from the model when this form refused it already, and the
+        model's own words when its validator and clean() both refuse it."""
         if field is None and isinstance(error, ValidationError) and hasattr(error, "error_dict"):
             renamed: dict[str, list[ValidationError]] = {}
+            stakes = {"lower_stake": "small_bet" if self._limit(self.cleaned_data)
+                      else "big_blind", "upper_stake": "big_bet"}
             for name, messages in error.error_dict.items():
                 name = {v: k for k, v in BUY_IN_FIELDS.items()}.get(name, name)
+                name = stakes.get(name, name)
                 if name in self.fields and name in self.errors:
                     continue
-                renamed.setdefault(name, []).extend(messages)
+                # A field's validator and the model's clean() may refuse the same value (a
+                # table of 11 seats): say it once, in the room's words (clean's, no code).
+                own = [m for m in messages if getattr(m, "code", None) is None]
+                renamed.setdefault(name, []).extend(own or messages)
             if not renamed:
                 return
             error = ValidationError(renamed)

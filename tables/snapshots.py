@@ -12,7 +12,7 @@ from tables.engine import HandState, blind_seats, view_for
 from tables.events import Blinds, Snapshot, SnapshotHand, SnapshotSeat, TimeBankTerms
 from tables.models import HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
-from tables.services.chat import chat_muted_ids, chat_recent
+from tables.services.chat import chat_muted_players, chat_recent
 from tables.services.next_turn import countdown_at
 
 RESYNC_LIMIT = 500
@@ -67,6 +67,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "is_over": not running, "result": view["result"] if not running else None,
             "deal_order": deal_order, "blinds": blinds,
         }
+    muted = chat_muted_players(user_id=user_id)
     return {
         "type": "snapshot",
         "version": ts.version if ts else 0,
@@ -93,7 +94,8 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "always_show": bool(mine and mine.always_show),
             "legal": view["legal"] if view and mine and hand and hand.finished_at is None
             else None,
-            "muted": chat_muted_ids(user_id=user_id),
+            "muted": [m["player_id"] for m in muted],
+            "muted_players": muted,
         },
         "recent_hands": recent_hands(table=table),
         "chat": chat_recent(table_id=table_id),

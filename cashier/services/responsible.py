@@ -41,15 +41,21 @@ def exclusion_active(*, user: Any, now: datetime.datetime | None = None) -> Self
     )
 
 
+def exclusion_message(*, user: Any, action: str) -> str | None:
+    """Why the player may not `action` now (a self-exclusion runs), or None: pages ask it to
+    offer only what the services would allow, in the services' own words."""
+    active = exclusion_active(user=user)
+    if active is None:
+        return None
+    return (f"You are self-excluded until {active.ends_at:%Y-%m-%d %H:%M} UTC: "
+            f"you cannot {action} before then.")
+
+
 def exclusion_check(*, user: Any, action: str) -> None:
     """Raise `self_excluded` while a self-exclusion runs (`action` words the message)."""
-    active = exclusion_active(user=user)
-    if active is not None:
-        raise CashierError(
-            "self_excluded",
-            f"You are self-excluded until {active.ends_at:%Y-%m-%d %H:%M} UTC: "
-            f"you cannot {action} before then.",
-        )
+    message = exclusion_message(user=user, action=action)
+    if message is not None:
+        raise CashierError("self_excluded", message)
 
 
 def self_exclusion_start(*, user: Any, days: int) -> SelfExclusion:
@@ -155,12 +161,19 @@ def session_reminder_set(*, user: Any, minutes: int | None) -> ResponsibleGaming
     return profile
 
 
+def session_reminder_at(
+    *, user: Any, session_started_at: datetime.datetime
+) -> datetime.datetime | None:
+    """When the session-length reminder falls due (None: the player asked for none)."""
+    profile = ResponsibleGamingProfile.objects.filter(user=user).first()
+    if profile is None or not profile.session_reminder_minutes:
+        return None
+    return session_started_at + datetime.timedelta(minutes=profile.session_reminder_minutes)
+
+
 def session_reminder_due(
     *, user: Any, session_started_at: datetime.datetime, now: datetime.datetime | None = None
 ) -> bool:
     """True when the player asked for a reminder and the session is at least that long."""
-    profile = ResponsibleGamingProfile.objects.filter(user=user).first()
-    if profile is None or not profile.session_reminder_minutes:
-        return False
-    now = now or timezone.now()
-    return now - session_started_at >= datetime.timedelta(minutes=profile.session_reminder_minutes)
+    due_at = session_reminder_at(user=user, session_started_at=session_started_at)
+    return due_at is not None and (now or timezone.now()) >= due_at

@@ -2,6 +2,8 @@
  * The hand replayer on the hand page (/tables/hands/<id>/): steps through a finished hand action
  * by action and draws a small table (seats, stacks, bets, board, pot) for each step.
  *
+ * From the first award on, the pot shown is the hand's final pot and the winners say what they
+ * won (the server's `won`), so the last frame is the hand's result, not an emptied pot.
  * Fed by the page's `{{ history|json_script:"hand-history" }}` (the hand's JSON, whose `replay`
  * the server builds in tables/histories/timeline.py: one frame per step, the viewer's own hole
  * cards and shown cards only). Controls: #replay-prev, #replay-play, #replay-next, the
@@ -43,6 +45,7 @@ export function drawFrame(felt, replay, step) {
     el.dataset.seat = s.seat;
     if (s.folded) el.classList.add("folded");
     if (frame.actor === s.seat) el.classList.add("acting");
+    if (s.won) el.classList.add("winner");
     const where = seatPosition(s.seat, replay.max_seats);
     el.style.left = `${where.left}%`;
     el.style.top = `${where.top}%`;
@@ -57,6 +60,12 @@ export function drawFrame(felt, replay, step) {
     if (s.cards) for (const c of s.cards) cards.append(cardElement(c));
     else if (!s.folded) cards.append(cardBack(), cardBack());
     el.append(cards, name, stack);
+    if (s.won) {
+      const won = document.createElement("div");
+      won.className = "replay-won";
+      won.textContent = `Wins ${moneyFormat(s.won, currency)}`;
+      el.append(won);
+    }
     if (s.bet) {
       const bet = document.createElement("div");
       bet.className = "replay-bet";

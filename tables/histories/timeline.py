@@ -17,7 +17,11 @@ BLIND_WORDS = {"sb": "small blind", "bb": "big blind", "extra_bb": "extra big bl
 
 def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
     """``{"seats": [...as dealt], "steps": [...], ...}``: every step has a ``text`` line and a
-    ``frame`` to draw (the replayer). Only the viewer's own hole cards and cards shown at showdown appear."""
+    ``frame`` to draw (the replayer). Only the viewer's own hole cards and cards shown at showdown appear.
+
+    From the first award (or the rake) on, a step's ``pot`` stays the hand's final pot and each
+    seat's ``won`` counts what it collected, so the last frame reads "Pot 24" and names the
+    winners instead of an emptied pot."""
     state = record.state
     real = record.real_money
     currency = Currency.REAL if real else Currency.PLAY
@@ -26,7 +30,7 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
     seats = {
         p.seat: {"seat": p.seat, "name": record.names.get(p.seat, f"Seat {p.seat}"),
                  "position": pos.get(p.seat, ""), "stack": p.start_stack, "bet": 0,
-                 "folded": False, "allin": False, "cards": None}
+                 "folded": False, "allin": False, "cards": None, "won": 0}
         for p in state.players
     }
     if viewer in seats:
@@ -38,6 +42,7 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     result = state.result or {}
     swept = False
+    final_pot: int | None = None  # the pot as it stood when the awards began
 
     def m(amount: int) -> str:
         return money_format(amount, currency)
@@ -47,9 +52,10 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
 
     def step(text: str, kind: str, actor: int | None = None) -> None:
         bets = sum(s["bet"] for s in seats.values())
+        shown = pot + bets if final_pot is None else final_pot
         steps.append({
             "text": text, "kind": kind, "street": street, "actor": actor,
-            "pot": pot + bets, "pot_label": m(pot + bets),
+            "pot": shown, "pot_label": m(shown),
             "frame": {"board": list(board), "pot": pot, "seats": [dict(s) for s in seats.values()],
                       "actor": actor, "street": street},
         })
@@ -59,6 +65,15 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
         for s in seats.values():
             pot += s["bet"]
             s["bet"] = 0
+
+    def settle() -> None:
+        """The awards begin: the bets join the pot, whose total the last frames keep."""
+        nonlocal swept, final_pot
+        if final_pot is None:
+            final_pot = pot + sum(s["bet"] for s in seats.values())
+        if not swept:
+            sweep()
+            swept = True
 
     step(f"{len(seats)} players; button on seat {state.button}", "start")
     for e in record.for_viewer(user_id):
@@ -126,16 +141,16 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
             street = "Showdown"
             step(f"{name(seat)} mucks", "muck", seat)
         elif kind == "pot_awarded":
-            if not swept:
-                sweep()
-                swept = True
+            settle()
             pot -= e["amount"]
             for winner, share in e["shares"]:
                 seats[winner]["stack"] += share
+                seats[winner]["won"] += share
             label = _pot_label(result, e)
             who = " and ".join(f"{name(w)} {m(share)}" for w, share in e["shares"])
             step(f"{label}: {who}", "win")
         elif kind == "rake":
+            settle()
             pot -= e["amount"]
             step(f"Rake {m(e['amount'])}", "rake")
     return {"seats": start, "steps": steps, "max_seats": record.max_seats,

@@ -229,12 +229,12 @@ class TableConfig(models.Model):
     def clean(self) -> None:
         errors: dict[str, str] = {}
         if not self.lower_stake:
-            errors["lower_stake"] = "The lower stake (the big blind) must be at least 1."
+            errors["lower_stake"] = "The big blind (in limit, the small bet) must be at least 1."
             raise ValidationError(errors)
         if not self.upper_stake:
             self.upper_stake = 2 * self.lower_stake
         if self.upper_stake < self.lower_stake:
-            errors["upper_stake"] = "The upper stake cannot be below the lower stake."
+            errors["upper_stake"] = "The big bet cannot be below the small bet."
         if self.small_blind_rule == SmallBlindRule.EXPLICIT:
             if not self.small_blind:
                 errors["small_blind"] = "Give the small blind amount for the explicit rule."

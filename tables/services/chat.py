@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.errors import TableError
-from tables.events import ChatLine
+from tables.events import ChatLine, MutedPlayer
 from tables.models import ChatBan, ChatMessage, ChatMute, Seat
 from tables.recent import iso
 from tables.services.eventlog import EventLog
@@ -157,3 +157,12 @@ def chat_muted_ids(*, user_id: int | None) -> list[int]:
     if user_id is None:
         return []
     return sorted(ChatMute.objects.filter(muter_id=user_id).values_list("muted_id", flat=True))
+
+
+def chat_muted_players(*, user_id: int | None) -> list[MutedPlayer]:
+    """The players `user_id` muted, with their table names, ascending by id: the page's mute
+    list names them even when they left the table and their lines scrolled away."""
+    if user_id is None:
+        return []
+    mutes = ChatMute.objects.filter(muter_id=user_id).select_related("muted").order_by("muted_id")
+    return [{"player_id": m.muted_id, "name": m.muted.table_name} for m in mutes]

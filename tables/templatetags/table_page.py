@@ -1,10 +1,12 @@
-"""Template tags of the table page: the table's terms for players, the auto top-up form."""
+"""Template tags of the table page: the table's terms for players, the auto top-up form, and
+why the viewer is not offered a seat."""
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
 
+from cashier.services import exclusion_message
 from tables.models import AutoTopUp, AutoTopUpMode, TableConfig
 
 register = template.Library()
@@ -31,6 +33,18 @@ def rake_terms(table: TableConfig) -> str:
         parts.append(f"capped at {general}")
     line = ", ".join(parts)
     return f"{line} · no flop, no drop" if table.no_flop_no_drop else line
+
+
+@register.simple_tag(takes_context=True)
+def sit_block_reason(context: dict[str, Any]) -> str:
+    """Why the viewer may not sit down or add chips now, in the cashier's words ("" when he
+    may): the page then offers no seat, buy-in or rebuy, and says why. The services still
+    refuse on their own (`cashier.services.exclusion_check`)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return ""
+    return exclusion_message(user=user, action="sit down at a table") or ""
 
 
 # Short enough for a phone's select; the model's labels say it in full.

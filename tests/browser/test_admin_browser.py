@@ -25,13 +25,25 @@ def test_the_table_preview_follows_the_form_as_the_operator_types(room_url, new_
     page.fill("#id_name", "NL $1/$2")
     page.select_option("#id_currency", "REAL")
     page.select_option("#id_structure", "NL")
-    page.fill("#id_lower_stake", "$2.00")
+    expect(page.locator(".form-row.field-small_bet")).to_be_hidden()  # no-limit: blinds
+    page.fill("#id_small_blind", "1")
+    page.fill("#id_big_blind", "$2.00")
     page.fill("#id_min_buy_in", "80")
     page.fill("#id_max_buy_in", "$200")
     page.fill("#id_rake_percent", "5")
     page.fill("#id_rake_cap", "3")
 
     expect(preview).to_have_text("NL $1/$2, buy-in $80\u2013$200, rake 5 % capped at $3")
-    page.fill("#id_lower_stake", "2.005")
-    expect(preview).to_contain_text("fraction of a cent")
+    page.fill("#id_big_blind", "2.005")
+    expect(preview).to_contain_text("Big blind: $2.005 is a fraction of a cent")
+
+    # Fixed-limit is typed as its small and big bet; the blinds' row goes.
+    page.select_option("#id_structure", "FL")
+    expect(page.locator(".form-row.field-big_blind")).to_be_hidden()
+    page.fill("#id_small_blind", "")
+    page.fill("#id_small_bet", "2")
+    page.fill("#id_big_bet", "4")
+    page.fill("#id_min_buy_in", "40")
+    page.fill("#id_max_buy_in", "200")
+    expect(preview).to_have_text("Limit $2/$4, buy-in $40\u2013$200, rake 5 % capped at $3")
     assert not TableConfig.objects.exists()  # previewing saves nothing

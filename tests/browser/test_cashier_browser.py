@@ -47,6 +47,19 @@ def test_deposit_with_a_sandbox_card_then_request_and_cancel_a_withdrawal(
     expect(withdraw.locator("li.status-pending")).to_contain_text("$20")
     shot(page, "cashier-withdrawal-pending")
 
+    # The buttons: a neutral primary, red only for "Exclude me", Cancel as big as the rest.
+    def look(button):
+        return button.evaluate("""b => { const s = getComputedStyle(b);
+            return {bg: s.backgroundColor, font: s.fontSize, height: b.offsetHeight}; }""")
+    red = "rgb(200, 16, 46)"
+    page.mouse.move(0, 0)  # no button hovered
+    primary = look(withdraw.get_by_role("button", name="Request withdrawal"))
+    exclude = look(panel.get_by_role("button", name="Exclude me"))
+    cancel = look(withdraw.locator("li.status-pending").get_by_role("button", name="Cancel"))
+    assert primary["bg"] != red and exclude["bg"] == red, (primary, exclude)
+    assert cancel["bg"] not in (red, primary["bg"])  # a secondary step looks secondary
+    assert cancel["font"] == primary["font"] and cancel["height"] >= primary["height"] - 2
+
     # Change of mind: cancel it; the $20 comes back.
     withdraw.locator("li.status-pending").get_by_role("button", name="Cancel").click()
     expect(panel.locator('[data-balance="REAL"]')).to_have_text("$50", timeout=10_000)

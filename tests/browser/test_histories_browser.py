@@ -78,6 +78,10 @@ def test_the_replayer_steps_through_a_hand(room_url, new_page, two_hands):
     expect(page.locator(".replay-bet")).to_have_count(2)
     page.keyboard.press("End")  # the pot awarded: five board cards, the shown hand face up
     expect(page.locator(".replay-board .card")).to_have_count(5)
+    # The last frame is the result: the final pot (blinds 2 + 2, checked down) and its winner.
+    expect(page.locator(".replay-pot")).to_have_text("Pot 4")
+    expect(page.locator(".replay-seat.winner")).to_have_count(1)
+    expect(page.locator(".replay-seat.winner .replay-won")).to_have_text("Wins 4")
     expect(page.locator("#replay-next")).to_be_disabled()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#replay-next")).to_be_enabled()
@@ -122,3 +126,59 @@ def test_my_hands_downloads_pokerstars_text_and_phh(room_url, new_page, two_hand
     assert info.value.suggested_filename == f"hand-{folded.pk}.phh"
     one = tomllib.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert one["hand"] == folded.pk and one["players"] == ["alice", "bob"]
+
+
+# Phones (390 px wide): nothing wider than the screen, replayer seats apart, a short header.
+WIDEST = """() => ({
+  page: document.documentElement.scrollWidth,
+  header: document.querySelector(".site-header").getBoundingClientRect().height,
+  wide: [...document.querySelectorAll("body *")].filter((e) => e.checkVisibility())
+    .filter((e) => e.getBoundingClientRect().right > 391)
+    .map((e) => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className).slice(0, 8),
+})"""
+SEATS = """() => [...document.querySelectorAll(".replay-seat")]
+  .map((e) => e.getBoundingClientRect().toJSON())"""
+# A full ten-seat table drawn by the replayer on this page: long names, cards, bets.
+FULL_TABLE = """async () => {
+  const { drawFrame } = await import("/static/js/replayer.js");
+  const seats = Array.from({ length: 10 }, (_, i) => ({
+    seat: i + 1, name: `player${i + 1}long`, position: i === 0 ? "BTN" : "", stack: 12345,
+    bet: 200, folded: false, allin: false, cards: null, won: 0 }));
+  const frame = { board: ["As", "Kd", "7c"], pot: 0, seats, actor: 3 };
+  drawFrame(document.querySelector(".replay-felt"), { currency: "PLAY", max_seats: 10 },
+            { frame, pot: 2000 });
+}"""
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[int, int]]:
+    return [(i, j) for i, a in enumerate(boxes) for j, b in enumerate(boxes) if i < j
+            and a["left"] < b["right"] and b["left"] < a["right"]
+            and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+
+
+def test_the_hand_page_and_my_hands_fit_a_phone(room_url, browser, two_hands):
+    showdown, _ = two_hands
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    try:
+        log_in(page, room_url, "alice")
+        for path, replayer in ((f"/tables/hands/{showdown.pk}/", True),
+                               ("/tables/hands/mine/", False)):
+            page.goto(room_url + path)
+            if replayer:
+                expect(page.locator("#replayer")).to_be_visible(timeout=TIMEOUT)
+                page.locator("#replayer").focus()
+                for _ in range(4):  # bets out, as the seats are most crowded
+                    page.keyboard.press("ArrowRight")
+                assert overlapping(page.evaluate(SEATS)) == []
+                page.evaluate(FULL_TABLE)
+                assert page.locator(".replay-seat").count() == 10
+                assert overlapping(page.evaluate(SEATS)) == []
+            got = page.evaluate(WIDEST)
+            assert got["page"] <= 390, (path, got)
+            assert got["header"] <= 64, (path, got)
+        page.get_by_role("link", name="PHH").first.scroll_into_view_if_needed()
+        expect(page.get_by_role("link", name="PHH").first).to_be_in_viewport()
+    finally:
+        context.close()

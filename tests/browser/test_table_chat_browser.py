@@ -98,8 +98,27 @@ def test_two_players_chat_mute_and_reconnect(room_url, new_page, make_user, make
         if slow_down.is_visible():
             break
     expect(slow_down).to_be_visible()
+    assert slow_down.inner_text().count("Slow down") == 1  # said once, not twice
     expect(bob.locator("#chat-input")).to_have_value(f"spam {n}")
     expect(lines(bob).filter(has_text=f"spam {n}")).to_have_count(0)
+
+
+def test_the_mute_list_names_a_player_who_is_not_at_the_table(room_url, new_page, make_user,
+                                                               make_table):
+    """Carl was muted elsewhere: he sits nowhere here and said nothing, yet the list names him."""
+    from tables.models import ChatMute
+
+    table = make_table(name="Named", structure="NL", lower_stake=2)
+    walt, carl = make_user("walt"), make_user("carl")
+    ChatMute.objects.create(muter=walt, muted=carl)
+    page = new_page("walt")
+    log_in(page, room_url, "walt")
+    open_table(page, room_url, table.pk)
+    expect(page.locator("#chat-muted")).to_contain_text("Unmute carl", timeout=TIMEOUT)
+    expect(page.locator("#chat-muted")).not_to_contain_text("player #")
+    page.get_by_role("button", name="Unmute carl").click()
+    expect(page.locator("#chat-muted")).to_be_hidden(timeout=TIMEOUT)
+    assert not ChatMute.objects.filter(muter=walt).exists()
 
 
 def test_a_spectator_may_not_chat_unless_the_table_allows(room_url, new_page, make_user,

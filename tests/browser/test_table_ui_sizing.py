@@ -16,7 +16,8 @@ SIZING = """async (cases) => {
   const out = {};
   for (const [name, s] of Object.entries(cases)) {
     out[name] = { presets: m.presets(s).map((p) => `${p.label}=${p.amount}`),
-                  max: m.amountNote(s, s.legal.max_to) };
+                  max: m.amountNote(s, s.legal.max_to),
+                  range: m.rangeText ? m.rangeText(s, String) : null };
   }
   return out;
 }"""
@@ -47,7 +48,10 @@ def test_presets_and_the_maximum_s_name_follow_the_structure_and_the_street(room
         "nl_clamped": facts(min_to=10, max_to=16, call=4, pot=9, bet=6, all_in=16),
         # Fixed limit: one size, no presets.
         "fl": facts(structure="FL", min_to=4, max_to=4, call=2, pot=3, bet=2, all_in=100),
+        # No-limit facing a raise to 52 with 100: the only raise is all-in, still no "limit".
+        "nl_allin_only": facts(min_to=100, max_to=100, call=50, pot=54, bet=52, all_in=100),
     })
+    ranges = {name: answer.pop("range") for name, answer in got.items()}
     assert got["pl_preflop"] == {"presets": ["Min=4", "2.5x=5", "3x=6", "Pot=6"],
                                  "max": " (pot)"}
     assert got["pl_short"] == {"presets": ["Min=2", "⅓ Pot=4", "½ Pot=6", "¾ Pot=9", "Pot=10",
@@ -58,6 +62,11 @@ def test_presets_and_the_maximum_s_name_follow_the_structure_and_the_street(room
                                           "All-in=94"], "max": " (all-in)"}
     assert got["nl_clamped"]["presets"] == ["Min=10", "2.5x=15", "3x=16", "Pot=16", "All-in=16"]
     assert got["fl"] == {"presets": [], "max": ""}
+    assert got["nl_allin_only"] == {"presets": ["Min=100", "2.5x=100", "3x=100", "Pot=100",
+                                                "All-in=100"], "max": " (all-in)"}
+    # The line under the amount box: the fixed-limit size, one all-in amount, or a range.
+    assert (ranges["fl"], ranges["nl_allin_only"], ranges["nl_3bet"]) == (
+        "Fixed limit: 4", "Only 100 (all-in)", "10 \u2013 150")
 
 
 def test_a_pot_limit_table_names_the_pot_and_shows_big_blinds(
@@ -98,9 +107,34 @@ def test_a_pot_limit_table_names_the_pot_and_shows_big_blinds(
     expect(seat(bob, 2).locator(".stack")).to_have_text("47 BB")
     expect(bob.locator(".pot-total")).to_have_text("Pot 6 BB")
     expect(bob.locator("#act-raise")).to_contain_text("Bet 6 BB (pot)")
+    # …and the amount box and its range too: 12 chips are 6 BB; typing 3 (BB) bets 6 chips.
+    expect(bob.locator("#bet-amount")).to_have_value("6")
+    expect(bob.locator("#sizing-range")).to_have_text("1 BB \u2013 6 BB")
+    bob.locator("#bet-amount").fill("3")
+    bob.locator("#bet-amount").press("Tab")
+    expect(bob.locator("#act-raise")).to_contain_text("Bet 3 BB")
+    expect(bob.locator("#bet-slider")).to_have_value("6")
     bob.reload()
     expect(seat(bob, 1).locator(".stack")).to_have_text("47 BB", timeout=TIMEOUT)
     expect(bob.locator("#toggle-bb")).to_have_attribute("aria-pressed", "true")
     expect(seat(alice, 1).locator(".stack")).to_have_text("94")  # her own setting: chips
     bob.get_by_role("button", name="In BB").click()
     expect(seat(bob, 1).locator(".stack")).to_have_text("94")
+
+
+def test_a_no_limit_raise_that_can_only_be_all_in_keeps_its_presets(
+        room_url, new_page, make_user, make_table):
+    table = make_table(name="Elm NL", structure="NL", lower_stake=2, hand_pause_seconds=1)
+    alice, bob = seated_pair(room_url, new_page, make_user, table, buy_in=100)
+    expect(alice.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
+    sit_out_both(alice, bob)
+
+    # Alice raises to 52: bob's smallest re-raise (102) is more than his 100, so all-in it is.
+    alice.locator("#bet-amount").fill("52")
+    alice.locator("#bet-amount").press("Tab")
+    alice.locator("#act-raise").click()
+    expect(bob.locator("#act-raise")).to_contain_text("Raise to 100 (all-in)", timeout=TIMEOUT)
+    expect(bob.locator("#sizing-range")).to_have_text("Only 100 (all-in)")
+    expect(bob.locator("#bet-sizing")).not_to_contain_text("Fixed limit")
+    expect(bob.locator("#presets")).to_be_visible()
+    expect(bob.locator("#presets button")).to_have_text(["Min", "2.5x", "3x", "Pot", "All-in"])

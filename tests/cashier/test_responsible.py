@@ -12,7 +12,9 @@ from cashier.services import (
     deposit_limit_current,
     deposit_limit_pending,
     deposit_limit_set,
+    exclusion_message,
     self_exclusion_start,
+    session_reminder_at,
     session_reminder_due,
     session_reminder_set,
     withdrawal_request,
@@ -124,6 +126,17 @@ def test_the_session_reminder_is_due_after_the_chosen_length(make_player):
     session_reminder_set(user=ann, minutes=60)
     assert session_reminder_due(user=ann, session_started_at=started)
     assert not session_reminder_due(user=ann, session_started_at=timezone.now())
+    assert session_reminder_at(user=ann, session_started_at=started) == (
+        started + datetime.timedelta(minutes=60))
+
+
+def test_the_exclusion_message_says_why_before_any_service_refuses(make_player):
+    ann = make_player("ann")
+    assert exclusion_message(user=ann, action="sit down at a table") is None
+    self_exclusion_start(user=ann, days=7)
+    message = exclusion_message(user=ann, action="sit down at a table")
+    assert message.startswith("You are self-excluded until ")
+    assert message.endswith(": you cannot sit down at a table before then.")
 
 
 @pytest.mark.parametrize(

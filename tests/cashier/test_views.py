@@ -140,15 +140,58 @@ def test_history_is_paginated_and_filterable(client, ann):
     assert "Page 2 of 2" in second
 
 
+def session_began(client, minutes_ago: float) -> None:
+    """Move this browser session's start back (as if its login were that long ago)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from accounts.play_session import SESSION_STARTED_KEY
+
+    session = client.session
+    session[SESSION_STARTED_KEY] = (
+        timezone.now() - datetime.timedelta(minutes=minutes_ago)).isoformat()
+    session.save()
+
+
 def test_the_session_reminder_shows_when_due(client, ann):
+    post(client, "reminder", {"minutes": "30"})
+    session_began(client, 31)
+    assert "session-length reminder" in client.get(reverse("cashier:home")).content.decode()
+
+
+def test_the_session_reminder_counts_from_this_sessions_start_not_the_last_login(client, ann):
     import datetime
 
     from django.utils import timezone
 
     post(client, "reminder", {"minutes": "30"})
-    ann.last_login = timezone.now() - datetime.timedelta(minutes=31)
+    # An old login (another device's, or one from yesterday): this session began just now.
+    ann.last_login = timezone.now() - datetime.timedelta(minutes=45)
     ann.save(update_fields=["last_login"])
-    assert "session-length reminder" in client.get(reverse("cashier:home")).content.decode()
+    page = client.get(reverse("lobby")).content.decode()
+    assert 'id="session-reminder" role="status" hidden data-due-in="' in page  # later…
+    assert "js/session-reminder.js" in page  # …shown by the page itself when it falls due
+    due_in = int(re.search(r'data-due-in="(\d+)"', page).group(1))
+    assert 29 * 60 < due_in <= 30 * 60 + 1
+    # This session began 31 minutes ago, though a login elsewhere since moved last_login.
+    session_began(client, 31)
+    ann.last_login = timezone.now()
+    ann.save(update_fields=["last_login"])
+    page = client.get(reverse("lobby")).content.decode()
+    assert 'id="session-reminder" role="status">' in page and "data-due-in" not in page
+
+
+def test_a_login_stamps_the_sessions_start(client, make_player):
+    from accounts.play_session import SESSION_STARTED_KEY
+
+    user = make_player("bea")
+    user.set_password("a-long-pass-123")
+    user.save()
+    response = client.post(reverse("accounts:login"),
+                           {"username": "bea", "password": "a-long-pass-123"})
+    assert response.status_code == 302
+    assert SESSION_STARTED_KEY in client.session
 
 
 def test_each_pending_withdrawal_has_its_own_cancel_key(client, ann):
@@ -185,12 +228,9 @@ def test_each_form_on_the_page_has_its_own_field_ids(client, ann):
 
 
 def test_the_session_reminder_shows_on_every_page_once_due(client, ann):
-    from django.utils import timezone
-
     from cashier.services import session_reminder_set
 
     session_reminder_set(user=ann, minutes=30)
-    ann.last_login = timezone.now() - timezone.timedelta(minutes=45)
-    ann.save(update_fields=["last_login"])
+    session_began(client, 45)
 
     assert "session-length reminder" in client.get(reverse("lobby")).content.decode()

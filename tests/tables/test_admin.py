@@ -21,7 +21,7 @@ def form_data(**fields: Any) -> dict[str, Any]:
     """A complete add form for a $1/$2 no-limit real-money table; `fields` override it."""
     data = {
         "name": "NL $1/$2", "structure": "NL", "currency": "REAL", "max_seats": 6,
-        "is_active": "on", "lower_stake": "$2", "upper_stake": "",
+        "is_active": "on", "big_blind": "$2",
         "small_blind_rule": "exact_half", "small_blind": "", "ante": "", "min_buy_in": "$80",
         "max_buy_in": "200", "ratholing_window_minutes": 60, "rake_percent": "5",
         "rake_cap": "3", "rake_cap_by_players": "", "no_flop_no_drop": "on",
@@ -52,7 +52,7 @@ def test_a_real_money_table_is_typed_in_dollars_and_stored_in_cents(admin_client
 
 def test_a_play_money_table_is_typed_in_chips(admin_client):
     response = admin_client.post(reverse(ADD), form_data(
-        name="Chips", currency="PLAY", lower_stake="2,000", upper_stake="4,000 chips",
+        name="Chips", currency="PLAY", big_blind="2,000",
         min_buy_in="80,000", max_buy_in="200,000", rake_cap="3,000",
         rake_cap_by_players="2: 500, 3: 1,000"))
 
@@ -63,15 +63,63 @@ def test_a_play_money_table_is_typed_in_chips(admin_client):
     assert table.rake_cap_by_players == {"2": 500, "3": 1_000}
 
 
+# Stakes in the words operators use ---------------------------------------------------------
+def test_an_nl_1_2_table_is_typed_as_small_blind_1_and_big_blind_2(admin_client):
+    response = admin_client.post(reverse(ADD), form_data(
+        name="NL 1/2", currency="PLAY", small_blind="1", big_blind="2", min_buy_in="80",
+        max_buy_in="200", rake_cap="3"))
+
+    assert response.status_code == 302, errors(response)
+    table = TableConfig.objects.get(name="NL 1/2")
+    assert (table.lower_stake, table.small_blind_rule, table.small_blind) == (2, "exact_half",
+                                                                             None)
+    assert table.stakes_label() == "1/2"
+
+
+def test_a_small_blind_the_rule_does_not_give_is_kept_as_explicit(admin_client):
+    response = admin_client.post(reverse(ADD), form_data(small_blind="0.75"))
+
+    assert response.status_code == 302, errors(response)
+    table = TableConfig.objects.get()
+    assert (table.small_blind_rule, table.small_blind, table.stakes_label()) == (
+        "explicit", 75, "$0.75/$2")
+
+
+def test_a_fixed_limit_table_is_typed_as_small_bet_and_big_bet(admin_client):
+    response = admin_client.post(reverse(ADD), form_data(  # the blinds' field is not read
+        name="Limit $2/$4", structure="FL", big_blind="2.005", small_bet="2", big_bet="4",
+        small_blind_rule="round_down", min_buy_in="40"))
+
+    assert response.status_code == 302, errors(response)
+    table = TableConfig.objects.get()
+    assert (table.lower_stake, table.upper_stake, table.small_blind_amount) == (200, 400, 100)
+    assert table.stakes_label() == "$2/$4"
+    change = admin_client.get(reverse("admin:tables_tableconfig_change", args=(table.pk,)))
+    initial = change.context["adminform"].form.initial
+    assert (initial["small_bet"], initial["big_bet"]) == ("2.00", "4.00")
+
+
+def test_the_form_names_stakes_as_operators_do(admin_client):
+    html = admin_client.get(reverse(ADD)).content.decode()
+    for label in ("Small blind", "Big blind", "Small bet", "Big bet"):
+        assert f">{label}:<" in html
+    assert "Lower stake" not in html and "Upper stake" not in html
+    assert "js/admin/table-stakes.js" in html
+
+
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
-        ({"lower_stake": "2.005"}, "lower_stake", "$2.005 is a fraction of a cent"),
-        ({"currency": "PLAY", "lower_stake": "2.5"}, "lower_stake",
+        ({"big_blind": "2.005"}, "big_blind", "$2.005 is a fraction of a cent"),
+        ({"currency": "PLAY", "big_blind": "2.5"}, "big_blind",
          "2.5 is not a whole number of chips"),
         ({"rake_cap": "two dollars"}, "rake_cap", "is not an amount"),
         ({"ante": "-1"}, "ante", "cannot be negative"),
-        ({"lower_stake": "2,00"}, "lower_stake", "is not an amount"),
+        ({"big_blind": "2,00"}, "big_blind", "is not an amount"),
+        ({"big_blind": ""}, "big_blind", "Give the big blind."),
+        ({"structure": "FL"}, "small_bet", "Give the small bet."),
+        ({"structure": "FL", "small_bet": "4", "big_bet": "2", "min_buy_in": "$40"}, "big_bet",
+         "The big bet cannot be below the small bet."),
         ({"min_buy_in": "81"}, "min_buy_in",
          "$81 is not a whole number of big blinds ($2 each): for example $80."),
         ({"min_buy_in": "300"}, "min_buy_in",
@@ -92,6 +140,14 @@ def test_wrong_amounts_are_refused_with_a_message_and_nothing_is_saved(
     assert not TableConfig.objects.exists()
 
 
+@pytest.mark.parametrize("seats", [1, 11])
+def test_a_wrong_seat_count_is_said_once(admin_client, seats):
+    response = admin_client.post(reverse(ADD), form_data(max_seats=seats))
+
+    assert errors(response) == {"max_seats": ["A table has 2 to 10 seats."]}
+    assert response.content.decode().count("A table has 2 to 10 seats.") == 1
+
+
 def test_the_change_form_shows_amounts_in_currency_units(admin_client, make_table):
     real = make_table(name="Real", currency="REAL", lower_stake=200, rake_percent="5",
                       rake_cap=300, rake_cap_by_players={"2": 50})
@@ -101,8 +157,8 @@ def test_the_change_form_shows_amounts_in_currency_units(admin_client, make_tabl
     chips_form = admin_client.get(reverse("admin:tables_tableconfig_change", args=(chips.pk,)))
 
     initial = real_form.context["adminform"].form.initial
-    assert (initial["lower_stake"], initial["upper_stake"], initial["rake_cap"]) == (
-        "2.00", "4.00", "3.00")
+    assert (initial["big_blind"], initial["rake_cap"]) == ("2.00", "3.00")
+    assert "small_bet" not in initial and "big_bet" not in initial  # no-limit has no bets
     assert (initial["min_buy_in"], initial["max_buy_in"]) == ("80.00", "200.00")
     assert initial["rake_cap_by_players"] == "2: 0.50"
     assert 'value="2.00"' in real_form.content.decode()
@@ -115,7 +171,7 @@ def test_a_saved_tables_currency_is_fixed_and_its_amounts_round_trip(admin_clien
     form = admin_client.get(url).context["adminform"].form
     assert "currency" not in form.fields
 
-    data = {**form_data(name="Real", lower_stake="1.00", min_buy_in="50", max_buy_in="100")}
+    data = {**form_data(name="Real", big_blind="1.00", min_buy_in="50", max_buy_in="100")}
     del data["currency"]
     response = admin_client.post(url, data)
 
@@ -162,20 +218,20 @@ def test_the_change_form_shows_the_saved_line(admin_client, make_table):
 def test_the_preview_follows_the_unsaved_form_and_saves_nothing(admin_client):
     url = reverse("admin:tables_tableconfig_preview")
 
-    good = admin_client.get(url, form_data(lower_stake="0.50", min_buy_in="20",
+    good = admin_client.get(url, form_data(big_blind="0.50", min_buy_in="20",
                                            max_buy_in="50", rake_cap="1")).json()
-    bad = admin_client.get(url, form_data(lower_stake="0.505")).json()
+    bad = admin_client.get(url, form_data(big_blind="0.505")).json()
 
     assert good == {"ok": True, "line": "NL $0.25/$0.50, buy-in $20–$50, rake 5 % capped at $1"}
     assert bad["ok"] is False
-    assert "Lower stake: $0.505 is a fraction of a cent" in bad["line"]
+    assert "Big blind: $0.505 is a fraction of a cent" in bad["line"]
     assert not TableConfig.objects.exists()
 
 
 def test_the_preview_of_a_saved_table_uses_its_currency(admin_client, make_table):
     table = make_table(name="Chips", lower_stake=2)
     url = reverse("admin:tables_tableconfig_preview", args=(table.pk,))
-    data = form_data(name="Chips", lower_stake="20", min_buy_in="800", max_buy_in="2,000",
+    data = form_data(name="Chips", big_blind="20", min_buy_in="800", max_buy_in="2,000",
                      rake_cap="30")
     del data["currency"]
 
@@ -203,8 +259,8 @@ def test_the_table_list_shows_stakes_buy_in_and_rake_as_money(admin_client, make
 
 
 def test_amounts_given_in_the_add_link_are_shown_as_typed(admin_client):
-    page = admin_client.get(reverse(ADD), {"lower_stake": "2.50", "currency": "REAL"})
-    assert page.context["adminform"].form.initial["lower_stake"] == "2.50"
+    page = admin_client.get(reverse(ADD), {"big_blind": "2.50", "currency": "REAL"})
+    assert page.context["adminform"].form.initial["big_blind"] == "2.50"
 
 
 def test_a_missing_currency_refuses_the_form_without_guessing_a_unit(admin_client):

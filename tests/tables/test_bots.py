@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -183,6 +184,52 @@ def test_the_url_defaults_to_where_make_run_serves(monkeypatch):
     assert room_url() == "http://poker.internal:9001"
     monkeypatch.setenv("ROOM_HOST", "0.0.0.0")  # listening everywhere: reached on loopback
     assert room_url() == "http://127.0.0.1:9001"
+
+
+def test_the_url_is_where_a_running_make_run_published_it(monkeypatch, tmp_path):
+    """`make run ROOM_PORT=8010` in one shell, the README's bots line in another."""
+    from bots.management.commands import bots
+    from pokerroom import launch
+
+    monkeypatch.delenv("ROOM_HOST", raising=False)
+    monkeypatch.delenv("ROOM_PORT", raising=False)
+    published = tmp_path / "room.url"
+    monkeypatch.setattr(launch, "PUBLISHED_ROOM", published)
+    monkeypatch.setattr(bots, "PUBLISHED_ROOM", published)
+    with launch.room_published({"ROOM_HOST": "0.0.0.0", "ROOM_PORT": "8010"}) as url:
+        assert url == "http://127.0.0.1:8010"
+        assert bots.room_url() == "http://127.0.0.1:8010"
+        monkeypatch.setenv("ROOM_PORT", "9001")  # this shell's own setting comes first
+        assert bots.room_url() == "http://127.0.0.1:9001"
+        monkeypatch.delenv("ROOM_PORT")
+    assert not published.exists()  # the run ended: its address is gone
+    assert bots.room_url() == "http://127.0.0.1:8000"
+    published.write_text("http://127.0.0.1:8010 999999999")  # left by a killed run
+    assert bots.room_url() == "http://127.0.0.1:8000"
+
+
+def test_bots_on_a_wrong_port_fail_at_once_naming_the_address(make_table):
+    from pokerroom.processes import free_port
+
+    table = make_table(name="Nowhere", structure="NL", lower_stake=2, max_seats=6)
+    url = f"http://127.0.0.1:{free_port()}"
+    started = time.monotonic()
+    with pytest.raises(CommandError, match=f"No room answers at {re.escape(url)} "):
+        call_command("bots", table=table.pk, players=2, url=url, stdout=io.StringIO())
+    assert time.monotonic() - started < 5
+
+
+async def test_a_bot_that_never_got_in_gives_up_within_seconds_naming_the_address():
+    from pokerroom.processes import free_port
+
+    port = free_port()
+    bot = Bot(url=f"http://127.0.0.1:{port}", table_id=7, user_id=1, name="b1",
+              cookie="sessionid=x", seat=1, tally=TableTally(target=1))
+    started = time.monotonic()
+    with pytest.raises(ConnectionError,
+                       match=re.escape(f"no room answers at ws://127.0.0.1:{port}/ws/tables/7/")):
+        await bot.run()
+    assert time.monotonic() - started < 6
 
 
 def test_requirements_txt_alone_provides_every_module_the_bots_import():

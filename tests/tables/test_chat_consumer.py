@@ -68,7 +68,8 @@ async def test_mute_is_answered_privately_and_kept_for_the_next_snapshot(play_ta
     await a.send(type="mute", player_id=bob.pk, muted=True, ref="m-1")
     await a.until(lambda: any(f["type"] == "mutes" for f in a.frames), what="mutes")
     assert [f for f in a.frames if f["type"] == "mutes"] == [
-        {"type": "mutes", "player_ids": [bob.pk], "ref": "m-1"}]
+        {"type": "mutes", "player_ids": [bob.pk],
+         "players": [{"player_id": bob.pk, "name": "bob"}], "ref": "m-1"}]
     await b.drain(0.2)
     assert b.version == version and not any(f["type"] == "mutes" for f in b.frames)
     again = await Client.open(play_table.pk, alice)

@@ -67,7 +67,7 @@ def test_the_engine_rules_carry_the_table_settings():
         ({"max_seats": 11}, "max_seats", "A table has 2 to 10 seats."),
         ({"max_seats": 1}, "max_seats", "A table has 2 to 10 seats."),
         ({"lower_stake": 100, "upper_stake": 50}, "upper_stake",
-         "The upper stake cannot be below the lower stake."),
+         "The big bet cannot be below the small bet."),
         ({"lower_stake": 1}, "small_blind_rule", "less than 1"),
         ({"currency": "REAL", "lower_stake": 150, "small_blind_rule": "round_down"},
          "small_blind_rule", "rounding down would make the small blind zero"),

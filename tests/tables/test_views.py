@@ -18,6 +18,24 @@ def test_table_page_renders_with_the_socket_path(client, play_table):
     assert client.get(reverse("tables:table", args=[999999])).status_code == 404
 
 
+def test_a_self_excluded_player_is_told_why_and_offered_no_seat(client, play_table,
+                                                                 make_player):
+    from cashier.services import self_exclusion_start
+
+    ann = make_player("ann")
+    client.force_login(ann)
+    url = reverse("tables:table", args=[play_table.pk])
+    page = client.get(url).content.decode()
+    assert 'data-sit-blocked=""' in page and "Pick an empty seat" in page
+    self_exclusion_start(user=ann, days=30)
+    page = client.get(url).content.decode()
+    assert 'data-sit-blocked="1"' in page and "Pick an empty seat" not in page
+    assert 'id="sit-blocked"' in page and "You are self-excluded until" in page
+    assert "you cannot sit down at a table before then." in page
+    watching = client.get(url, {"watch": "1"}).content.decode()
+    assert "Play at this table" not in watching and "You are self-excluded" in watching
+
+
 def test_hand_history_is_verifiable_and_private_until_shown(client, play_table, make_player, sit):
     alice, bob = make_player("alice"), make_player("bob")
     sit(play_table, alice, 1)

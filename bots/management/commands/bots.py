@@ -13,6 +13,8 @@ import random
 import signal
 import sys
 import time
+import urllib.error
+import urllib.request
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -26,17 +28,41 @@ from bots.client import (
     summary_lines,
 )
 from cashier.money import Currency
+from pokerroom.launch import PUBLISHED_ROOM, room_address
 from tables.models import Seat, TableConfig
 
 
 def room_url() -> str:
-    """Where `make run` serves the room: http://$ROOM_HOST:$ROOM_PORT (127.0.0.1:8000). A
-    daphne listening on every address (0.0.0.0, ::) is reached on the loopback one."""
-    host = os.environ.get("ROOM_HOST") or "127.0.0.1"
-    if host in ("0.0.0.0", "::", "[::]"):
-        host = "127.0.0.1"
-    port = os.environ.get("ROOM_PORT") or "8000"
-    return f"http://{host}:{port}"
+    """Where `make run` serves the room: http://$ROOM_HOST:$ROOM_PORT when this shell sets
+    them, else the address a running `make run` published (var/room.url: a port given to make
+    only), else http://127.0.0.1:8000. A daphne listening on every address (0.0.0.0, ::) is
+    reached on the loopback one."""
+    if os.environ.get("ROOM_HOST") or os.environ.get("ROOM_PORT"):
+        return room_address(os.environ)
+    return published_room() or room_address({})
+
+
+def published_room() -> str | None:
+    """The address var/room.url names while the `run` that wrote it is alive."""
+    try:
+        url, pid = PUBLISHED_ROOM.read_text().split()
+        os.kill(int(pid), 0)  # raises if that run is gone (a stale file)
+        return url
+    except (OSError, ValueError):
+        return None
+
+
+def room_answers(url: str, *, timeout: float = 3.0) -> str | None:
+    """None when a room answers at `url` (its /livez), else why not, for people."""
+    try:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/livez", timeout=timeout) as response:
+            response.read(64)
+        return None
+    except urllib.error.HTTPError as e:
+        return f"it answered {e.code} to /livez: is it the room?"
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "reason", e)
+        return str(reason) or type(reason).__name__
 
 
 def seats_assign(table: TableConfig, user_ids: list[int]) -> dict[int, int]:
@@ -62,9 +88,10 @@ class Command(BaseCommand):
                             help="Stop after this many hands at the table (0: until Ctrl-C).")
         parser.add_argument("--think", type=float, default=0.5,
                             help="Average seconds a bot thinks before acting (0: at once).")
-        parser.add_argument("--url", default=room_url(),
+        parser.add_argument("--url", default=None,
                             help="The room's address (default http://$ROOM_HOST:$ROOM_PORT, "
-                                 "that is 127.0.0.1:8000 unless set).")
+                                 "else where a running `make run` serves, else "
+                                 "http://127.0.0.1:8000).")
         parser.add_argument("--prefix", default="bot", help="Bot usernames: <prefix>1, 2, ...")
         parser.add_argument("--seed", type=int, default=None, help="Random seed (reproducible).")
         parser.add_argument("--timeout", type=float, default=0,
@@ -82,6 +109,11 @@ class Command(BaseCommand):
         for user in users:
             bot_wallet_refill(user, at_least=table.max_buy_in)
         seats = seats_assign(table, [u.pk for u in users])
+        opts["url"] = opts["url"] or room_url()
+        why = room_answers(opts["url"])
+        if why is not None:  # at once, naming the address, rather than 30 s of silent retries
+            raise CommandError(f"No room answers at {opts['url']} ({why}). Start it with "
+                               "`make run`, or give its address with --url.")
         cookies = [session_cookie(u) for u in users]
         rng = random.Random(opts["seed"])
         tally = TableTally(target=opts["hands"])
@@ -130,4 +162,5 @@ async def play(bots: list[Bot], *, timeout: float = 0) -> list[Any]:
             bot.result.errors["cancelled"] += 1
         except Exception as e:  # a lost connection is a result to report, not a crash
             bot.result.errors[type(e).__name__] += 1
+            bot.result.last_error = bot.result.last_error or str(e)
     return [b.result for b in bots]

@@ -3,8 +3,8 @@
  * range), pre-action checkboxes, show/muck, and the seat controls.
  * @module table/actions
  */
-import { chips, moneyFormat } from "./format.js";
-import { amountNote, clampAmount, presets } from "./sizing.js";
+import { chips, inBigBlinds, moneyFormat } from "./format.js";
+import { amountNote, clampAmount, presets, rangeText } from "./sizing.js";
 import { mySeat } from "./state.js";
 
 export { clampAmount };
@@ -13,6 +13,15 @@ const $ = (id) => document.getElementById(id);
 
 /** Minor units per displayed unit: the amount box shows dollars for real money. */
 function scale(state) { return state.table.currency === "REAL" ? 100 : 1; }
+
+/** Minor units per unit of the amount box: a big blind in the "In BB" view, else `scale`. */
+function boxUnit(state) { return inBigBlinds() ? state.table.big_blind : scale(state); }
+
+/** An amount as the box shows it: big blinds to one decimal, or money units. */
+function boxValue(amount, state) {
+  return inBigBlinds() ? String(Math.round((amount * 10) / state.table.big_blind) / 10)
+    : String(amount / scale(state));
+}
 
 /** The facts `sizing.js` needs about the viewer's decision. */
 export function sizingFacts(state, legal) {
@@ -82,7 +91,7 @@ export class ActionBar {
   newDecision() { this.decision += 1; }
 
   fromBox() {
-    return Math.round(Number(this.amount.value) * scale(this.getState()));
+    return Math.round(Number(this.amount.value) * boxUnit(this.getState()));
   }
 
   /** Set the raise-to amount (clamped) in the box, the slider and the button label. */
@@ -92,8 +101,9 @@ export class ActionBar {
     const state = this.getState();
     const a = clampAmount(amount, legal, scale(state));
     this.value = a;
-    if (box) this.amount.value = String(a / scale(state));
+    if (box) this.amount.value = boxValue(a, state);
     this.slider.value = String(a);
+    this.slider.setAttribute("aria-valuetext", chips(a, state.table));
     const verb = legal.bet ? "Bet" : "Raise to";
     const note = amountNote(sizingFacts(state, legal), a);
     $("act-raise").querySelector(".label").textContent = `${verb} ${chips(a, state.table)}${note}`;
@@ -154,25 +164,21 @@ export class ActionBar {
     labelCall(state, legal);
     const canRaise = !!(legal.bet || legal.raise);
     $("act-raise").hidden = !canRaise;
+    // One legal amount: a fixed-limit bet, or a no-limit raise that can only be all-in.
     this.fixed = canRaise && legal.min_to === legal.max_to;
+    const limit = state.table.structure === "FL";
     const sizing = $("bet-sizing");
     sizing.hidden = !canRaise;
-    sizing.classList.toggle("fixed", this.fixed || state.table.structure === "FL");
+    sizing.classList.toggle("fixed", this.fixed || limit);
     if (canRaise) {
-      const s = scale(state);
-      this.amount.min = String(legal.min_to / s);
-      this.amount.max = String(legal.max_to / s);
-      this.amount.step = String(s === 100 ? 1 : 1);
       this.amount.readOnly = this.fixed;
       this.slider.min = String(legal.min_to);
       this.slider.max = String(legal.max_to);
-      this.slider.step = String(s);
+      this.slider.step = String(scale(state));
       this.slider.hidden = this.fixed;
-      $("sizing-range").textContent = this.fixed
-        ? `Fixed limit: ${moneyFormat(legal.min_to, cur)}`
-        : `${moneyFormat(legal.min_to, cur)} – ${moneyFormat(legal.max_to, cur)}`;
+      this.boxRange(state, legal);
       this.renderPresets(state, legal);
-      $("presets").hidden = this.fixed;
+      $("presets").hidden = limit;
       this.value = legal.min_to;
       this.setAmount(legal.min_to);
     }
@@ -188,6 +194,19 @@ export class ActionBar {
     }
   }
 
+  /** The amount box's bounds and the range line, in the units the player sees amounts in. */
+  boxRange(state, legal) {
+    const unit = boxUnit(state);
+    const bb = inBigBlinds();
+    this.amount.min = bb ? boxValue(legal.min_to, state) : String(legal.min_to / unit);
+    this.amount.max = bb ? boxValue(legal.max_to, state) : String(legal.max_to / unit);
+    this.amount.step = bb ? "0.1" : "1";
+    this.amount.inputMode = bb || scale(state) > 1 ? "decimal" : "numeric";
+    $("bet-amount-unit").textContent = bb ? "Amount in big blinds" : "Amount";
+    $("sizing-range").textContent = rangeText(sizingFacts(state, legal),
+      (a) => chips(a, state.table));
+  }
+
   /** Amounts shown in other units: the same decision and amount, in new words. */
   relabel() {
     const state = this.getState();
@@ -195,6 +214,7 @@ export class ActionBar {
     if (!legal || this.key === null) return;
     if (legal.call) labelCall(state, legal);
     if (legal.bet || legal.raise) {
+      this.boxRange(state, legal);
       this.renderPresets(state, legal);
       this.setAmount(this.value ?? legal.min_to);
     }

@@ -59,7 +59,9 @@ export class ChatPanel {
     this.refs.delete(msg.ref);
     const input = $("chat-input");
     if (this.lastSaid && this.lastSaid.ref === msg.ref && !input.value) input.value = this.lastSaid.text;
-    this.error(TEXT[msg.code] ? `${TEXT[msg.code]} (${msg.message})` : msg.message, msg.code);
+    // The server's message says it all ("Slow down: at most 5 lines in 10 seconds."); the
+    // panel's own words are only for a refusal that came without one.
+    this.error(msg.message || TEXT[msg.code] || "Refused.", msg.code);
     return true;
   }
 
@@ -67,7 +69,10 @@ export class ChatPanel {
   takeMutes(msg) {
     if (msg.ref) this.refs.delete(msg.ref);
     const state = this.state();
-    if (state) state.you.muted = msg.player_ids;
+    if (state) {
+      state.you.muted = msg.player_ids;
+      state.you.muted_players = msg.players || [];
+    }
     this.pick(null);
     this.render();
   }
@@ -92,8 +97,12 @@ export class ChatPanel {
     return new Set((state && state.you && state.you.muted) || []);
   }
 
+  /** A muted player's name: the server's list names him even after he left the table. */
   nameOf(playerId) {
     const state = this.state();
+    const listed = state && ((state.you && state.you.muted_players) || [])
+      .find((m) => m.player_id === playerId);
+    if (listed) return listed.name;
     const seat = state && state.seats.find((s) => s.player_id === playerId);
     if (seat) return seat.name;
     const line = state && [...(state.chat || [])].reverse().find((l) => l.player_id === playerId);

@@ -31,6 +31,9 @@ let bigBlindUnits = false;
 /** Show table amounts (stacks, bets, pots) in big blinds instead of money (a player setting). */
 export function showBigBlinds(on) { bigBlindUnits = !!on; }
 
+/** Whether table amounts are shown in big blinds (the "In BB" setting). */
+export function inBigBlinds() { return bigBlindUnits; }
+
 /**
  * An amount in big blinds: "12.5 BB" (one decimal at most).
  * @param {number} amount minor units

@@ -43,41 +43,61 @@ export function renderHistory(state) {
     list.append(li);
     return;
   }
-  for (const h of recent) {
-    const li = document.createElement("li");
-    li.dataset.handId = h.id;
-    const link = document.createElement("a");
-    link.href = `/tables/hands/${h.id}/`;
-    link.textContent = `Hand #${h.number}`;
-    link.target = "_blank";
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "small secondary verify";
-    button.textContent = "Verify";
-    button.setAttribute("aria-label", `Verify hand #${h.number}`);
-    const out = document.createElement("div");
-    out.className = "verify-result";
-    out.setAttribute("aria-live", "polite");
-    button.addEventListener("click", () => verifyInto(h.id, out));
-    li.append(link, " ", button);
-    if (h.summary) li.append(Object.assign(document.createElement("div"), { className: "summary", textContent: h.summary }));
-    li.append(out);
-    list.append(li);
-  }
+  for (const h of recent) list.append(historyEntry(h));
 }
 
-/** Fetch a finished hand's JSON and check its deal. */
-export async function verifyInto(handId, out) {
-  out.textContent = "Checking…";
+/**
+ * One finished hand, a few lines tall: its link, Verify and the verdict in a word, the summary;
+ * the commitment and the verdict's full words are folded away in a <details>.
+ */
+function historyEntry(h) {
+  const el = (tag, className, text) => Object.assign(document.createElement(tag),
+    { className, ...(text == null ? {} : { textContent: text }) });
+  const li = document.createElement("li");
+  li.dataset.handId = h.id;
+  const link = el("a", "", `Hand #${h.number}`);
+  link.href = `/tables/hands/${h.id}/`;
+  link.target = "_blank";
+  const button = el("button", "small secondary verify", "Verify");
+  button.type = "button";
+  button.setAttribute("aria-label", `Verify hand #${h.number}`);
+  const status = el("span", "verify-status");
+  status.setAttribute("aria-live", "polite");
+  li.append(link, " ", button, " ", status);
+  if (h.summary) li.append(el("div", "summary", h.summary));
+  const proof = el("details", "hand-proof");
+  const commitment = el("dl", "proof");
+  const value = el("dd", "");
+  value.append(el("code", "", h.commitment || "—"));
+  commitment.append(el("dt", "", "Commitment"), value);
+  const out = el("div", "verify-result");
+  proof.append(el("summary", "", "Proof"), commitment, out);
+  li.append(proof);
+  button.addEventListener("click", () => verifyInto(h.id, out, status));
+  return li;
+}
+
+/**
+ * Fetch a finished hand's JSON and check its deal: the verdict's words go to `out`, and, when
+ * given, a word or two to `status` (the side panel's one-line entry).
+ */
+export async function verifyInto(handId, out, status = null) {
+  const say = (ok, text, word) => {
+    out.className = `verify-result ${ok == null ? "" : ok ? "ok" : "bad"}`;
+    out.textContent = text;
+    if (status) {
+      status.className = `verify-status ${ok == null ? "" : ok ? "ok" : "bad"}`;
+      status.textContent = word;
+    }
+  };
+  say(null, "Checking…", "Checking…");
   try {
     const resp = await fetch(`/tables/hands/${handId}.json`, { credentials: "same-origin" });
     if (!resp.ok) throw new Error(`the server answered ${resp.status}`);
     const history = await resp.json();
     const r = await verifyHand(history, entropyFor(history.commitment));
-    out.className = `verify-result ${r.ok ? "ok" : "bad"}`;
-    out.textContent = verdict(r);
+    say(r.ok, verdict(r), r.ok ? "✓ Verified" : "✗ Not verified: see Proof");
   } catch (err) {
-    out.className = "verify-result bad";
-    out.textContent = `Could not verify: ${err.message}`;
+    say(false, `Could not verify: ${err.message}`, "✗ Could not verify: see Proof");
   }
 }

@@ -21,6 +21,8 @@ const $ = (id) => document.getElementById(id);
 const root = $("table");
 const loggedIn = !!root.dataset.userId;
 const watching = root.dataset.watch === "1";
+/** A self-exclusion runs: the server offers no seat, buy-in or rebuy (#sit-blocked says why). */
+const sitBlocked = root.dataset.sitBlocked === "1";
 let state = null;
 let drawQueued = false;
 let refreshQueued = null;
@@ -158,9 +160,11 @@ function queueDraw() {
 function draw() {
   if (!state) return;
   const me = mySeat(state);
-  renderFelt($("felt"), state, { canSit: loggedIn && !me && !watching, onSit: openBuyIn });
+  renderFelt($("felt"), state, { canSit: loggedIn && !me && !watching && !sitBlocked,
+    onSit: openBuyIn });
   bar.render();
   renderSeatControls(state);
+  if (sitBlocked) { $("rebuy").hidden = true; $("top-up").hidden = true; } // the page says why
   renderFairness(state);
   renderHistory(state);
   chat.render();

@@ -37,7 +37,9 @@ export function maxKind(s) {
 
 /**
  * Preset raise-to amounts, each clamped into the legal range. No "All-in" preset unless the
- * maximum really is all-in (pot-limit caps it at the pot).
+ * maximum really is all-in (pot-limit caps it at the pot). No-limit and pot-limit keep their
+ * presets when the only legal raise is one amount (all-in), so the bar does not change shape;
+ * fixed-limit has none.
  * @param {object} s
  * @param {{min_to: number, max_to: number, call_amount: number}} s.legal the server's options
  * @param {string} s.structure "NL", "PL" or "FL"
@@ -51,7 +53,7 @@ export function maxKind(s) {
  */
 export function presets(s) {
   const { legal } = s;
-  if (s.structure === "FL" || legal.min_to === legal.max_to) return [];
+  if (s.structure === "FL") return [];
   const c = (a) => clampAmount(a, legal, s.whole || 1);
   const call = legal.call_amount || 0;
   const potPart = (num, den) => s.currentBet + Math.floor((num * (s.pot + call)) / den);
@@ -81,4 +83,17 @@ export function amountNote(s, amount) {
   if (amount >= s.allInTo) return " (all-in)";
   if (amount === s.legal.max_to && maxKind(s) === "pot") return " (pot)";
   return "";
+}
+
+/**
+ * The line under the amount box: "Fixed limit: 4" (fixed-limit), "Only 198 (all-in)" when a
+ * no-limit or pot-limit raise has one legal amount, else "4 – 198".
+ * @param {object} s sizing facts (see `presets`)
+ * @param {(amount: number) => string} fmt the amount for people (money or big blinds)
+ */
+export function rangeText(s, fmt) {
+  const { min_to: min, max_to: max } = s.legal;
+  if (s.structure === "FL") return `Fixed limit: ${fmt(min)}`;
+  if (min === max) return `Only ${fmt(min)}${amountNote(s, min)}`;
+  return `${fmt(min)} – ${fmt(max)}`;
 }

@@ -110,6 +110,10 @@ def test_hand_page_lists_players_positions_actions_and_folds_the_proof(client, p
     ]
     final = {s["name"]: s["stack"] for s in steps[-1]["frame"]["seats"]}
     assert final == {"alice": 199, "bob": 201}  # bob won alice's small blind
+    # The last frame is the result, not an emptied pot: the pot (bob's uncalled 1 went back to
+    # him, so 2) and who won it.
+    assert (steps[-1]["kind"], steps[-1]["pot"], steps[-1]["pot_label"]) == ("win", 2, "2")
+    assert {s["name"]: s["won"] for s in steps[-1]["frame"]["seats"]} == {"alice": 0, "bob": 2}
     # Nobody showed: a spectator's replay has no hole cards at all.
     client.logout()
     replay = client.get(reverse("tables:hand_json", args=[hand.pk])).json()["replay"]

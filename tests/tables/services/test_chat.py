@@ -130,6 +130,8 @@ def test_a_player_mutes_another_for_himself(play_table, seated):
     assert ChatMute.objects.count() == 1
     version = TableState.objects.get(pk=play_table.pk).version
     assert table_snapshot(table_id=play_table.pk, user_id=alice.pk)["you"]["muted"] == [bob.pk]
+    assert table_snapshot(table_id=play_table.pk, user_id=alice.pk)["you"]["muted_players"] == [
+        {"player_id": bob.pk, "name": bob.table_name}]
     assert table_snapshot(table_id=play_table.pk, user_id=bob.pk)["you"]["muted"] == []
     assert chat.chat_mute(user_id=alice.pk, player_id=bob.pk, muted=False) == []
     assert TableState.objects.get(pk=play_table.pk).version == version  # nothing broadcast
@@ -139,6 +141,18 @@ def test_a_player_mutes_another_for_himself(play_table, seated):
     with pytest.raises(services.TableError) as nobody:
         chat.chat_mute(user_id=alice.pk, player_id=999_999, muted=True)
     assert nobody.value.code == "no_player"
+
+
+def test_the_mute_list_names_a_player_who_left_the_table(play_table, seated, make_player):
+    """Carl said nothing here and sits nowhere: only the list itself can name him."""
+    alice, _ = seated
+    carl = make_player("carl")
+    chat.chat_mute(user_id=alice.pk, player_id=carl.pk, muted=True)
+    assert chat.chat_muted_players(user_id=alice.pk) == [{"player_id": carl.pk, "name": "carl"}]
+    assert chat.chat_muted_players(user_id=None) == []
+    you = table_snapshot(table_id=play_table.pk, user_id=alice.pk)["you"]
+    assert (you["muted"], you["muted_players"]) == ([carl.pk], [{"player_id": carl.pk,
+                                                                   "name": "carl"}])
 
 
 def test_the_snapshot_carries_the_last_lines_and_a_reconnect_replays_them(play_table, seated):

@@ -288,7 +288,7 @@ def test_the_admin_form_checks_the_options():
 
     base = {
         "name": "Form", "structure": "NL", "currency": "PLAY", "max_seats": 6,
-        "is_active": "on", "lower_stake": "2", "upper_stake": "", "small_blind_rule":
+        "is_active": "on", "big_blind": "2", "small_blind_rule":
         "exact_half", "small_blind": "", "ante": "", "min_buy_in": "80", "max_buy_in": "200",
         "ratholing_window_minutes": 60, "rake_percent": "0", "rake_cap": "",
         "rake_cap_by_players": "", "action_seconds": 10, "countdown_seconds": 20,
@@ -411,7 +411,7 @@ def test_the_table_admin_has_the_options_with_help(admin_client):
     assert "0 = no time bank" in page
     data = {
         "name": "Admin bank", "structure": "NL", "currency": "PLAY", "max_seats": 6,
-        "is_active": "on", "lower_stake": "2", "upper_stake": "", "small_blind_rule":
+        "is_active": "on", "big_blind": "2", "small_blind_rule":
         "exact_half", "small_blind": "", "ante": "", "min_buy_in": "80", "max_buy_in": "200",
         "ratholing_window_minutes": 60, "rake_percent": "0", "rake_cap": "",
         "rake_cap_by_players": "", "action_seconds": 10, "countdown_seconds": 20,
