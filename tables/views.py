@@ -15,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from cashier.services import exclusion_message
 from tables.errors import TableError
 from tables.forms import LobbyFilterForm
 from tables.models import AutoTopUp, Seat, TableConfig, WaitingListEntry
@@ -40,10 +41,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page = Paginator(lobby_rows(form.filters()) if valid else [], LOBBY_PAGE_ROWS).get_page(
         request.GET.get("page"))
     links = {link["key"]: link for link in form.sort_links()}
-    items = _with_waiting(request, list(page))
+    excluded = (exclusion_message(user=request.user, action="sit down at a table")
+                if request.user.is_authenticated else None)
+    items = _with_waiting(request, list(page), excluded=bool(excluded))
     context = {
-        "form": form, "page": page,
-        "items": _rows_shared(request, items) if request.htmx else [(*i, None) for i in items],
+        "form": form, "page": page, "excluded": excluded,
+        "items": (_rows_shared(request, items, excluded=bool(excluded)) if request.htmx
+                  else [(*i, None) for i in items]),
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
         "id_sort": links["id"],
     }
@@ -51,8 +55,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, template, context, status=200 if valid else 400)
 
 
-def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]]
-                 ) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str | None]]:
+def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
+                 *, excluded: bool) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str | None]]:
     """Each row with its HTML when the visitor's status there is the usual one (no seat, no
     place on its list): rendered once per ROOM_LOBBY_FRESH_SECONDS in this process for all
     such visitors, since every open lobby polls its list every 5 s and a page of 50 rows takes
@@ -60,9 +64,10 @@ def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.Wait
     Shared rows' forms carry no CSRF token (it would be another visitor's): htmx sends each
     visitor's own from <body>."""
     signed_in = request.user.is_authenticated
-    where = f"{signed_in}\n{request.htmx.current_url_abs_path or ''}"
+    where = f"{signed_in}\n{excluded}\n{request.htmx.current_url_abs_path or ''}"
     keys = {row.table.pk: "lobby-row:" + hashlib.sha256(f"{where}\n{row.table.pk}".encode())
-            .hexdigest() for row, wl in items if wl == _usual(row, signed_in=signed_in)}
+            .hexdigest() for row, wl in items
+            if wl == _usual(row, signed_in=signed_in, excluded=excluded)}
     found = cache.get_many(list(keys.values()))
     made: dict[str, str] = {}
     out = []
@@ -71,21 +76,24 @@ def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.Wait
         html = found.get(key) if key else None
         if key and html is None:
             html = made[key] = render_to_string(
-                "tables/_lobby_row.html", {"row": row, "wl": wl, "shared": True}, request)
+                "tables/_lobby_row.html",
+                {"row": row, "wl": wl, "shared": True, "excluded": excluded}, request)
         out.append((row, wl, mark_safe(html) if html else None))
     cache.set_many(made, settings.ROOM_LOBBY_FRESH_SECONDS)
     return out
 
 
-def _usual(row: LobbyRow, *, signed_in: bool) -> waitlist.WaitingStatus:
-    """A visitor's status at a table where he has no seat and no place on the list."""
+def _usual(row: LobbyRow, *, signed_in: bool, excluded: bool = False
+           ) -> waitlist.WaitingStatus:
+    """A visitor's status at a table where he has no seat and no place on the list (a
+    self-excluded player may not join it: he may not sit down)."""
     if not signed_in:
         return waitlist.WaitingStatus(waiting=False, length=row.waiting)
     return waitlist.WaitingStatus(waiting=False, length=row.waiting,
-                                  can_join=not row.has_free_seat)
+                                  can_join=not row.has_free_seat and not excluded)
 
 
-def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
+def _with_waiting(request: HttpRequest, rows: list[LobbyRow], *, excluded: bool = False
                   ) -> list[tuple[LobbyRow, waitlist.WaitingStatus]]:
     """Each row with the visitor's place on its waiting list (the list moves on if due)."""
     if not request.user.is_authenticated:
@@ -101,8 +109,9 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow]
         if tid in mine:
             status = waitlist.waitlist_status(table_id=tid, user_id=request.user.pk)
         else:
-            status = waitlist.WaitingStatus(waiting=False, length=row.waiting, seated=tid in seated,
-                                            can_join=not row.has_free_seat and tid not in seated)
+            status = waitlist.WaitingStatus(
+                waiting=False, length=row.waiting, seated=tid in seated,
+                can_join=not row.has_free_seat and tid not in seated and not excluded)
         items.append((row, status))
     return items
 

@@ -262,3 +262,26 @@ def test_the_rows_are_computed_once_per_interval_for_every_poll(
     rows = {r.table.name: r for r in lobby_rows(LobbyFilters(structure="NL"))}
     assert set(rows) == {"NL 1/2 play", "HU NL $5/$10"}
     assert rows["HU NL $5/$10"].seats_taken == 1
+
+
+def test_a_self_excluded_player_is_offered_no_seat_in_the_lobby(client, demo_tables, make_user,
+                                                               settings):
+    """He may watch, but Play and the waiting list are gone, and the page says why, in the
+    cashier's words; the shared rows of the other visitors keep their Play links."""
+    from cashier.services import self_exclusion_start
+
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    ann, bob = make_user("ann"), make_user("bob")
+    self_exclusion_start(user=ann, days=7)
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
+
+    client.force_login(bob)
+    assert "Play at NL 1/2 play" in client.get(reverse("lobby"), **poll).content.decode()
+    client.force_login(ann)
+    page = client.get(reverse("lobby")).content.decode()
+    polled = client.get(reverse("lobby"), **poll).content.decode()
+
+    assert "You are self-excluded until" in page and "cannot sit down at a table" in page
+    for html in (page, polled):
+        assert "Play at" not in html and "Join the waiting list" not in html
+        assert "Watch NL 1/2 play" in html
