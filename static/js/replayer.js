@@ -32,6 +32,7 @@ export function drawFrame(felt, replay, step) {
   centre.className = "replay-centre";
   const board = document.createElement("div");
   board.className = "board replay-board";
+  board.setAttribute("role", "group");
   board.setAttribute("aria-label", "Board");
   for (const card of frame.board) board.append(cardElement(card));
   const pot = document.createElement("div");

@@ -74,8 +74,9 @@ def new_page(request, browser):
     """Open pages in fresh browser contexts (one per player); on failure keep evidence."""
     contexts: list[tuple[str, object, list[str]]] = []
 
-    def open_page(name: str = "page"):
-        context = browser.new_context(viewport={"width": 1280, "height": 860})
+    def open_page(name: str = "page", **options: object):
+        """`options` for the browser context (bypass_csp=True: tools that evaluate strings)."""
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, **options)
         page = context.new_page()
         log: list[str] = []
         page.on("console", lambda msg: log.append(f"{msg.type}: {msg.text}"))
