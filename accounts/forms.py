@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
 
-from accounts.models import MINIMUM_AGE, User, age_on
+from accounts.models import MINIMUM_AGE, Deck, TableTheme, User, age_on
 
 
 class SignUpForm(UserCreationForm):
@@ -45,8 +45,19 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """Display names are checked by User.clean (accounts/names.py)."""
+    """Display names are checked by User.clean (accounts/names.py). The deck and the table
+    theme keep their value when a form leaves them out."""
+
+    deck = forms.ChoiceField(choices=Deck.choices, required=False, widget=forms.RadioSelect)
+    table_theme = forms.ChoiceField(choices=TableTheme.choices, required=False,
+                                    widget=forms.RadioSelect, label="Table theme")
 
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "deck", "table_theme")
+
+    def clean_deck(self) -> str:
+        return self.cleaned_data["deck"] or self.instance.deck
+
+    def clean_table_theme(self) -> str:
+        return self.cleaned_data["table_theme"] or self.instance.table_theme

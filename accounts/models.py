@@ -16,6 +16,17 @@ def age_on(birth: datetime.date, today: datetime.date) -> int:
     return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
 
 
+class Deck(models.TextChoices):
+    FOUR = "four", "Four colours (diamonds blue, clubs green)"
+    TWO = "two", "Two colours (red and black)"
+
+
+class TableTheme(models.TextChoices):
+    GREEN = "green", "Green felt"
+    BLUE = "blue", "Blue felt"
+    DARK = "dark", "Dark (low light)"
+
+
 class User(AbstractUser):
     """A player or staff member. Date of birth is kept to prove the 18+ check was made."""
 
@@ -24,6 +35,10 @@ class User(AbstractUser):
         max_length=32, blank=True, help_text="Shown at the tables instead of the username."
     )
     is_bot = models.BooleanField(default=False, help_text="Played by the bots command.")
+    deck = models.CharField(max_length=4, choices=Deck.choices, default=Deck.FOUR,
+                            help_text="How the cards are drawn for him.")
+    table_theme = models.CharField(max_length=5, choices=TableTheme.choices,
+                                   default=TableTheme.GREEN, verbose_name="table theme")
 
     @property
     def table_name(self) -> str:
