@@ -25,27 +25,49 @@ from observability import metrics
 from tables.models import Seat, TableState
 
 
+def hands_running() -> int:
+    return TableState.objects.filter(hand__isnull=False, hand__finished_at__isnull=True).count()
+
+
+def players_seated() -> int:
+    return Seat.objects.count()
+
+
 class LiveCollector(Collector):
     """Numbers read from the database at scrape time (one cheap query each)."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         try:
-            running = TableState.objects.filter(hand__isnull=False,
-                                                hand__finished_at__isnull=True).count()
-            seated = Seat.objects.count()
+            running, seated = hands_running(), players_seated()
         except DatabaseError:  # the other metrics still go out; /readyz names the outage
             return
         yield GaugeMetricFamily("room_hands_running", "Hands in play now.", value=running)
         yield GaugeMetricFamily("room_players_seated", "Seats taken now.", value=seated)
 
 
-def exposition() -> bytes:
-    """Every metric of the room in Prometheus's text format."""
+def room_registry() -> CollectorRegistry:
+    """The metrics of every process of the room (summed) or of this one."""
     if metrics.MULTIPROCESS:
         registry = CollectorRegistry()
         prometheus_multiprocess.MultiProcessCollector(registry)
-    else:
-        registry = REGISTRY
+        return registry
+    return REGISTRY
+
+
+def sockets_open() -> dict[str, int]:
+    """WebSockets open now in the whole room, by kind (`room_sockets_open`)."""
+    found: dict[str, int] = {}
+    for family in room_registry().collect():
+        if family.name == "room_sockets_open":
+            for sample in family.samples:
+                kind = sample.labels.get("kind", "")
+                found[kind] = found.get(kind, 0) + int(sample.value)
+    return found
+
+
+def exposition() -> bytes:
+    """Every metric of the room in Prometheus's text format."""
+    registry = room_registry()
     live = CollectorRegistry()
     live.register(LiveCollector())
     return generate_latest(registry) + generate_latest(live)

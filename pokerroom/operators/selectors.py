@@ -26,7 +26,7 @@ from cashier.models import (
 )
 from cashier.selectors import history_for
 from cashier.services import deposit_limit_current, deposit_limit_pending, exclusion_active
-from tables.models import Hand, Seat, TableConfig
+from tables.models import Hand, HandSummary, Seat, TableConfig
 
 RAKE_DAYS = 30
 
@@ -36,6 +36,27 @@ RAKE_DAYS = 30
 class Pending:
     count: int
     total: int  # cents
+
+
+@dataclass(frozen=True)
+class RoomNow:
+    hands_running: int
+    players_seated: int
+    tables_in_play: int  # tables with two or more players seated
+    hands_last_hour: int
+    sockets: dict[str, int]  # open WebSockets by kind, the whole room (room_sockets_open)
+
+
+def room_now() -> RoomNow:
+    """What the room is doing now, as /metrics says it (pokerroom/scrape.py)."""
+    from pokerroom import scrape
+
+    tables = (Seat.objects.values("table").annotate(n=Count("id")).filter(n__gte=2).count())
+    since = timezone.now() - datetime.timedelta(hours=1)
+    return RoomNow(hands_running=scrape.hands_running(), players_seated=scrape.players_seated(),
+                   tables_in_play=tables,
+                   hands_last_hour=HandSummary.objects.filter(finished_at__gte=since).count(),
+                   sockets=scrape.sockets_open())
 
 
 def pending_withdrawals() -> Pending:

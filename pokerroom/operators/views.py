@@ -35,7 +35,8 @@ def _page(request: HttpRequest, template: str, title: str, **context: Any) -> Ht
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Pending withdrawals and deposits, rake by table and day (30 days), the ledger audit on
+    """The room now (hands running, players seated, hands in the last hour, sockets), pending
+    withdrawals and deposits, rake by table and day (30 days), the ledger audit on
     request (`?audit=1`: it reads every entry, so it runs on a click, not on every visit) and
     a player search (`?player=...`; an exact username goes straight to the player page)."""
     _require(request, LEDGER_VIEW)
@@ -48,7 +49,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     audit = ledger_audit() if request.GET.get("audit") else None
     return _page(
         request, "admin/operators/dashboard.html", "Operator dashboard",
-        audit=audit,
+        now=selectors.room_now(), audit=audit,
         trial_balance=_trial_balance(audit) if audit else [],
         withdrawals=selectors.pending_withdrawals(),
         oldest_withdrawals=selectors.pending_withdrawal_rows(),

@@ -254,3 +254,33 @@ def test_a_finished_session_shows_what_the_player_left_with(admin_client, player
     assert (session.bought, session.left_with, session.net) == (2_000, stack, stack - 2_000)
     assert session.ended is not None
     assert session.started is not None and session.started <= session.ended
+
+
+# The room now ---------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_the_dashboard_shows_the_room_now_as_metrics_does(admin_client, player, make_table):
+    """Hands running, tables in play, players seated, hands in the last hour and sockets open:
+    the numbers /metrics gives, on the page operators open."""
+    from observability import metrics
+    from pokerroom.scrape import sockets_open
+    from tables.models import HandSummary
+
+    oak, elm = make_table(name="Oak"), make_table(name="Elm")
+    seated(oak, [player("ann"), player("bob")], 200)
+    seated(elm, [player("cy")], 200)  # alone: not in play
+    now = timezone.now()
+    for minutes in (5, 30, 90):  # the last is over an hour old
+        HandSummary.objects.create(table=oak, finished_at=now - datetime.timedelta(minutes=minutes),
+                                   pot=10, players_dealt=2, players_saw_flop=0)
+    socket = metrics.SOCKETS.labels("table")
+    before = sockets_open().get("table", 0)
+    socket.inc(3)
+    try:
+        html = admin_client.get(reverse(DASHBOARD)).content.decode()
+    finally:
+        socket.dec(3)
+
+    assert '<td id="now-tables">1</td>' in html
+    assert '<td id="now-seated">3</td>' in html
+    assert '<td id="now-hands-hour">2</td>' in html
+    assert f"table {before + 3}" in html
