@@ -273,7 +273,7 @@ class TableConfigForm(forms.ModelForm):
         model's own words when its validator and clean() both refuse it."""
         if field is None and isinstance(error, ValidationError) and hasattr(error, "error_dict"):
             renamed: dict[str, list[ValidationError]] = {}
-            stakes = {"lower_stake": "small_bet" if self._limit(self.cleaned_data)
+            stakes = {"lower_stake": "small_bet" if self._limit(getattr(self, "cleaned_data", {}))
                       else "big_blind", "upper_stake": "big_bet"}
             for name, messages in error.error_dict.items():
                 name = {v: k for k, v in BUY_IN_FIELDS.items()}.get(name, name)
