@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from cashier.money import (
     Currency,
     MoneyField,
+    money_fields_clean,
     money_format,
     money_input,
     money_parse,
@@ -194,15 +195,8 @@ class TableConfigForm(forms.ModelForm):
             for name in (*MONEY_FIELDS, *BUY_IN_FIELDS, "rake_cap_by_players"):
                 data.pop(name, None)
             return data
-        for name in (*MONEY_FIELDS, *BUY_IN_FIELDS):
-            if data.get(name) is None:
-                if name in BLANK_IS_ZERO and name not in self.errors:
-                    data[name] = 0
-                continue
-            try:
-                data[name] = money_to_minor(data[name], currency)
-            except ValidationError as error:
-                self.add_error(name, error)
+        money_fields_clean(self, data, (*MONEY_FIELDS, *BUY_IN_FIELDS), currency=currency,
+                           blank_is_zero=BLANK_IS_ZERO)
         self._stakes_clean(data)
         self._caps_clean(data, currency)
         self._buy_in_clean(data, currency)
