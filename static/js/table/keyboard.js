@@ -1,17 +1,23 @@
 /**
  * Keyboard shortcuts at the table: F fold, C check/call, R bet/raise (focuses the amount; Enter
- * confirms). Shown on the buttons with <kbd>; ignored while typing in a field.
+ * confirms). Shown on the buttons with <kbd>; ignored while typing in a field, not after a click
+ * on a checkbox.
  * @module table/keyboard
  */
 
 /** @param {HTMLElement} el */
 function usable(el) { return el && !el.hidden && !el.disabled && !el.closest("[hidden]"); }
 
+// Fields where a letter is text: the keys are his typing there. A checkbox, a radio or a button
+// that keeps the focus after a click ("Always show", a pre-action box) is not one of them.
+const TYPING = "textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=button])"
+  + ":not([type=submit]):not([type=reset]):not([type=range]):not([type=color])";
+
 export function bindKeyboard() {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
-    if (t instanceof HTMLElement && (t.matches("input, textarea, select") || t.isContentEditable)) return;
+    if (t instanceof HTMLElement && (t.matches(TYPING) || t.isContentEditable)) return;
     if (document.querySelector("dialog[open]")) return;
     const key = e.key.toLowerCase();
     const $ = (id) => document.getElementById(id);
