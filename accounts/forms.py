@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import datetime
+import re
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -44,6 +46,19 @@ class SignUpForm(UserCreationForm):
         return self.cleaned_data["email"].strip().lower()
 
 
+def _sizes(text: str, *, low: float, high: float, whole: bool, words: str) -> list[float]:
+    """"2.5, 3, 4" → [2.5, 3.0, 4.0]: up to four sizes, each once, in order."""
+    parts = [p for p in re.split(r"[,\s;]+", text.strip()) if p]
+    try:
+        sizes = [float(p) for p in parts]
+    except ValueError:
+        raise forms.ValidationError(f"Give numbers: {words}.") from None
+    if len(sizes) > 4 or any(not low <= x <= high or round(x * 10) != x * 10
+                             or (whole and x != int(x)) for x in sizes):
+        raise forms.ValidationError(f"Up to four {words}.")
+    return sorted(set(int(x) if whole else x for x in sizes))
+
+
 class ProfileForm(forms.ModelForm):
     """Display names are checked by User.clean (accounts/names.py). The deck and the table
     theme keep their value when a form leaves them out."""
@@ -52,9 +67,39 @@ class ProfileForm(forms.ModelForm):
     table_theme = forms.ChoiceField(choices=TableTheme.choices, required=False,
                                     widget=forms.RadioSelect, label="Table theme")
 
+    preflop_sizes = forms.CharField(
+        required=False, label="Preflop raise buttons",
+        help_text="Up to four multiples of the big blind (of the raise you face, when raised), "
+                  "e.g. 2.5, 3, 4. Empty: 2.5x and 3x.")
+    postflop_sizes = forms.CharField(
+        required=False, label="Postflop bet buttons",
+        help_text="Up to four percentages of the pot, e.g. 33, 50, 75. Empty: ⅓, ½ and ¾.")
+
     class Meta:
         model = User
         fields = ("display_name", "email", "deck", "table_theme")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        saved = self.instance.bet_presets or {}
+        self.initial["preflop_sizes"] = ", ".join(f"{x:g}" for x in saved.get("preflop", []))
+        self.initial["postflop_sizes"] = ", ".join(f"{x:g}" for x in saved.get("postflop", []))
+
+    def clean_preflop_sizes(self) -> list[float]:
+        return _sizes(self.cleaned_data["preflop_sizes"], low=1.5, high=20, whole=False,
+                      words="multiples of 1.5 to 20, in tenths (2.5, 3, 4)")
+
+    def clean_postflop_sizes(self) -> list[float]:
+        return _sizes(self.cleaned_data["postflop_sizes"], low=5, high=300, whole=True,
+                      words="whole percentages of 5 to 300 (33, 50, 75)")
+
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit=False)
+        user.bet_presets = {key: self.cleaned_data[f"{key}_sizes"]
+                            for key in ("preflop", "postflop") if self.cleaned_data[f"{key}_sizes"]}
+        if commit:
+            user.save()
+        return user
 
     def clean_deck(self) -> str:
         return self.cleaned_data["deck"] or self.instance.deck

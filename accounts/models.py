@@ -39,6 +39,11 @@ class User(AbstractUser):
                             help_text="How the cards are drawn for him.")
     table_theme = models.CharField(max_length=5, choices=TableTheme.choices,
                                    default=TableTheme.GREEN, verbose_name="table theme")
+    bet_presets = models.JSONField(
+        default=dict, blank=True,
+        help_text='His own bet-size buttons: {"preflop": [2.5, 3] (multiples of the big blind, '
+                  'or of the raise he faces), "postflop": [33, 50, 75] (% of the pot)}; empty: '
+                  "the room's.")
 
     @property
     def table_name(self) -> str:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from django.conf import settings
@@ -119,8 +120,10 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow], *, excluded: bool 
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table page; the client script connects to /ws/tables/<id>/ (docs/protocol.md)."""
     config = get_object_or_404(TableConfig, pk=table_id, is_active=True)
+    presets = request.user.bet_presets if request.user.is_authenticated else None
     return render(request, "tables/table.html", {
         "table": config, "ws_path": f"/ws/tables/{config.pk}/",
+        "presets": json.dumps(presets) if presets else "",  # his own bet-size buttons
     })
 
 

@@ -50,6 +50,12 @@ def test_presets_and_the_maximum_s_name_follow_the_structure_and_the_street(room
         "fl": facts(structure="FL", min_to=4, max_to=4, call=2, pot=3, bet=2, all_in=100),
         # No-limit facing a raise to 52 with 100: the only raise is all-in, still no "limit".
         "nl_allin_only": facts(min_to=100, max_to=100, call=50, pot=54, bet=52, all_in=100),
+        # The player's own sizes (his profile): 2x and 4x of the big blind unopened ...
+        "own_preflop": {**facts(min_to=4, max_to=200, call=1, pot=3, bet=2, all_in=200),
+                        "custom": {"preflop": [2, 4], "postflop": [60]}},
+        # ... and 60 % of the pot postflop: 60 % of 20 is 12.
+        "own_flop": {**facts(street="flop", min_to=2, max_to=200, pot=20, bet=0, all_in=200),
+                     "custom": {"preflop": [2, 4], "postflop": [60]}},
     })
     ranges = {name: answer.pop("range") for name, answer in got.items()}
     assert got["pl_preflop"] == {"presets": ["Min=4", "2.5x=5", "3x=6", "Pot=6"],
@@ -64,6 +70,8 @@ def test_presets_and_the_maximum_s_name_follow_the_structure_and_the_street(room
     assert got["fl"] == {"presets": [], "max": ""}
     assert got["nl_allin_only"] == {"presets": ["Min=100", "2.5x=100", "3x=100", "Pot=100",
                                                 "All-in=100"], "max": " (all-in)"}
+    assert got["own_preflop"]["presets"] == ["Min=4", "2x=4", "4x=8", "Pot=6", "All-in=200"]
+    assert got["own_flop"]["presets"] == ["Min=2", "60% Pot=12", "Pot=20", "All-in=200"]
     # The line under the amount box: the fixed-limit size, one all-in amount, or a range.
     assert (ranges["fl"], ranges["nl_allin_only"], ranges["nl_3bet"]) == (
         "Fixed limit: 4", "Only 100 (all-in)", "10 \u2013 150")
@@ -138,3 +146,17 @@ def test_a_no_limit_raise_that_can_only_be_all_in_keeps_its_presets(
     expect(bob.locator("#bet-sizing")).not_to_contain_text("Fixed limit")
     expect(bob.locator("#presets")).to_be_visible()
     expect(bob.locator("#presets button")).to_have_text(["Min", "2.5x", "3x", "Pot", "All-in"])
+
+
+def test_a_players_own_sizes_are_his_preset_buttons(room_url, new_page, make_user, make_table):
+    """Set in his profile (accounts.forms.ProfileForm), read by the table page when drawn."""
+    from accounts.models import User
+
+    table = make_table(name="Own NL", structure="NL", lower_stake=2, hand_pause_seconds=1)
+    alice, bob = seated_pair(room_url, new_page, make_user, table, buy_in=100)
+    User.objects.filter(username="alice").update(bet_presets={"preflop": [2, 4]})
+    alice.reload()
+    expect(alice.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
+    expect(alice.locator("#presets button")).to_have_text(["Min", "2x", "4x", "Pot", "All-in"])
+    expect(alice.get_by_role("button", name="4x: 8")).to_be_visible()  # 4 big blinds of 2
+    sit_out_both(alice, bob)

@@ -23,6 +23,16 @@ function boxValue(amount, state) {
     : String(amount / scale(state));
 }
 
+/** The player's own bet sizes from his profile (#table's data-presets), or null. */
+function customPresets() {
+  try {
+    return JSON.parse(document.getElementById("table")?.dataset.presets || "null");
+  } catch {
+    return null;
+  }
+}
+const CUSTOM = customPresets();
+
 /** The facts `sizing.js` needs about the viewer's decision. */
 export function sizingFacts(state, legal) {
   const hand = state.hand;
@@ -31,7 +41,7 @@ export function sizingFacts(state, legal) {
     legal, structure: state.table.structure, street: hand ? hand.street : "preflop",
     pot: hand ? hand.pot_total : 0, currentBet: hand ? hand.current_bet : 0,
     bigBlind: state.table.big_blind, whole: scale(state),
-    allInTo: me ? me.bet + me.stack : legal.max_to,
+    allInTo: me ? me.bet + me.stack : legal.max_to, custom: CUSTOM,
   };
 }
 

@@ -5,7 +5,9 @@
  * Pot-sized amounts follow the pot-limit rule: a raise of a fraction `f` of the pot is to
  * `current bet + f x (pot + call)`, where the pot already holds every bet on the table.
  * Preflop the presets are 2.5x and 3x: of the big blind in an unopened pot, of the bet to
- * call when facing a raise (the usual online convention).
+ * call when facing a raise (the usual online convention); postflop ⅓, ½ and ¾ of the pot.
+ * A player who set his own (his profile: `s.custom`, multiples preflop and percentages of the
+ * pot postflop) gets his instead.
  * @module table/sizing
  */
 
@@ -49,6 +51,7 @@ export function maxKind(s) {
  * @param {number} s.bigBlind
  * @param {number} s.allInTo the player's bet this round plus his stack behind
  * @param {number} [s.whole] minor units per whole currency unit
+ * @param {{preflop?: number[], postflop?: number[]}} [s.custom] the player's own sizes
  * @returns {Array<{id: string, label: string, amount: number}>}
  */
 export function presets(s) {
@@ -58,11 +61,17 @@ export function presets(s) {
   const call = legal.call_amount || 0;
   const potPart = (num, den) => s.currentBet + Math.floor((num * (s.pot + call)) / den);
   const list = [{ id: "min", label: "Min", amount: legal.min_to }];
+  const custom = s.custom || {};
   if (s.street === "preflop") {
     const opened = s.currentBet > s.bigBlind;
     const base = opened ? s.currentBet : s.bigBlind;
-    list.push({ id: "x2.5", label: "2.5x", amount: c(Math.floor((5 * base) / 2)) },
-      { id: "x3", label: "3x", amount: c(3 * base) });
+    for (const x of custom.preflop?.length ? custom.preflop : [2.5, 3]) {
+      list.push({ id: `x${x}`, label: `${x}x`, amount: c(Math.floor((Math.round(x * 10) * base) / 10)) });
+    }
+  } else if (custom.postflop?.length) {
+    for (const p of custom.postflop) {
+      list.push({ id: `pot${p}`, label: `${p}% Pot`, amount: c(potPart(p, 100)) });
+    }
   } else {
     list.push({ id: "third", label: "⅓ Pot", amount: c(potPart(1, 3)) },
       { id: "half", label: "½ Pot", amount: c(potPart(1, 2)) },
