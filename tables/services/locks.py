@@ -98,6 +98,15 @@ def tournament_lock(tournament_id: int) -> Tournament:
     return found
 
 
+def table_tournament_lock(table_id: int) -> Tournament | None:
+    """For a step of a tournament's table that needs its tournament (a hand's start: busts,
+    the level): lock the tournament's row (order step 0, before the table's) and return it;
+    None for a cash table. A table's tournament never changes, so it is read unlocked."""
+    tournament_id = (TableConfig.objects.filter(pk=table_id)
+                     .values_list("tournament_id", flat=True).first())
+    return tournament_lock(tournament_id) if tournament_id is not None else None
+
+
 def seats_lock(held: Locked) -> list[Seat]:
     """Lock the seats of the table `held` (order step 3: needs its table lock) and return them
     in id order, tracked, with what `rows.table_seats` adds (player, pending top-ups, standing
