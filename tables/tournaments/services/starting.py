@@ -112,6 +112,7 @@ def _table_create(tournament: Tournament, *, number: int, seats: int) -> TableCo
         time_bank_refill_seconds=structure["time_bank_refill_seconds"],
         time_bank_refill_hands=structure["time_bank_refill_hands"],
         time_bank_cap_seconds=structure["time_bank_cap_seconds"],
+        hand_pause_seconds=structure.get("hand_pause_seconds", 3),
         sit_out_limit_minutes=NEVER_MINUTES, ratholing_window_minutes=0,
     )
 
