@@ -11,7 +11,13 @@ from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
 from tables.services.eventlog import EventLog, status_event
-from tables.services.locks import seats_lock, table_lock, table_tournament_lock
+from tables.services.locks import (
+    TournamentNotHeld,
+    seats_lock,
+    table_lock,
+    table_tournament_lock,
+    tournament_held,
+)
 from tables.services.stacks import money_terms
 from tables.services.steps import engine_step
 from tables.services.time_bank import bank_count
@@ -64,9 +70,17 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     antes, and has no top-ups.
     Locks: a tournament table's tournament row, the table row, then the seats (standing orders
     take the cashier's in between; a tournament's end pays its prizes after the seats)."""
+    try:
+        return _hand_start(table_id=table_id, force=force)
+    except TournamentNotHeld:  # first seen here: again, its tournament's row first
+        return _hand_start(table_id=table_id, force=force)
+
+
+def _hand_start(*, table_id: int, force: bool) -> Hand | None:
     with transaction.atomic():
         tournament = table_tournament_lock(table_id)  # a tournament's table: its row first
         held = table_lock(table_id)
+        tournament_held(held, tournament)
         ts, table = held.state, held.table
         now = timezone.now()
         if ts.hand_running or not table.is_active:
