@@ -15,8 +15,10 @@ from cashier.audit import ledger_audit
 from cashier.money import Currency
 from cashier.services import pool_account, wallet_account
 from tables import services
+from tables.engine import legal_actions
 from tables.errors import TableError
 from tables.models import HandEvent, Seat, TableConfig
+from tables.services.sweeps import sit_outs_expire, sweep
 from tables.tournaments.models import (
     Entry,
     EntryState,
@@ -208,3 +210,38 @@ def test_equal_starting_stacks_tie_and_split_their_places(make_player, fake_time
     services.hand_start(table_id=table.pk, force=True)
     busted = Entry.objects.filter(tournament=tournament, state=EntryState.BUSTED)
     assert sorted(e.place for e in busted) == [5, 5]  # tied for 5th-6th
+
+
+def test_a_player_sitting_out_is_dealt_in_and_blinded_off_never_removed(make_player,
+                                                                        fake_timers):
+    _, table, users = started(make_player)
+    away = users[0]
+    services.sit_out(table_id=table.pk, user_id=away.pk)
+    number, posted = Seat.objects.get(table=table, player=away).number, []
+    for _ in range(6):  # round the table: he posts each blind in turn
+        hand = services.hand_start(table_id=table.pk, force=True)
+        posted += [kind for kind, seat, _, _ in hand_posts(hand.pk) if seat == number]
+        _, _, state = live(table.pk)
+        assert str(away.pk) in [p.player_id for p in state.players]
+        while True:
+            ts, hand, state = live(table.pk)
+            if hand.finished_at is not None:
+                break
+            to_act = int(state.players[state.to_act].player_id)
+            if to_act == away.pk:  # his turn is over at once: the timeout rule acts for him
+                assert hand.deadline <= datetime.datetime.now(datetime.UTC)
+                assert services.hand_timeout(hand_id=hand.pk, version=hand.version)
+            else:
+                play_out_one(table.pk, ts.version, to_act)
+    assert posted == ["posted_blind", "posted_blind"]  # blinded off: the small and the big
+    later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=1)
+    assert sit_outs_expire(table_id=table.pk, now=later) == 0  # ... never removed
+    assert sweep(now=later).sit_outs_removed == 0
+    assert Seat.objects.filter(table=table, player=away).exists()
+
+
+def play_out_one(table_id: int, version: int, user_id: int) -> None:
+    """Check or fold: nobody but the blinds puts chips in."""
+    la = legal_actions(live(table_id)[2])
+    services.act(table_id=table_id, user_id=user_id, action="check" if la.check else "fold",
+                 expected_version=version)
