@@ -234,6 +234,7 @@ def test_a_player_sitting_out_is_dealt_in_and_blinded_off_never_removed(make_pla
             else:
                 play_out_one(table.pk, ts.version, to_act)
     assert posted == ["posted_blind", "posted_blind"]  # blinded off: the small and the big
+    TableConfig.objects.filter(pk=table.pk).update(sit_out_limit_minutes=1)  # even then
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=1)
     assert sit_outs_expire(table_id=table.pk, now=later) == 0  # ... never removed
     assert sweep(now=later).sit_outs_removed == 0
