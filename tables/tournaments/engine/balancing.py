@@ -5,8 +5,8 @@ The rules, with their sources (docs/tournaments.md has the worked examples):
 - **How many players a table holds.** With ``n`` players and tables of ``seats``, the field
   needs ``ceil(n / seats)`` tables and no table holds more than DD Poker's target
   ``ceil(n / ceil(n / seats))`` (DD Poker, ``OtherTables.getMaxPlayersPerTable``); every table
-  is within one player of every other (PokerStars: "all tables equal ... or as close as
-  possible"; TDA balancing).
+  is within one player of every other (PokerStars balances tables to equal counts, or as close
+  as possible; the TDA leaves how close to the TD).
 - **Breaking.** While there are more tables than the field needs, the table with the fewest
   players breaks (DD Poker and poker-network break the emptiest table first; on equal counts the
   table listed last breaks, the rooms' "predetermined procedure", TDA Rule 10-C). Its players
@@ -107,10 +107,6 @@ class _Table:
     gave: int = 0
     received: int = 0
     arrived: set[str] = field(default_factory=set)
-    broken: bool = False
-
-    def positions(self, seats: int) -> Positions | None:
-        return _positions(self.view, seats)
 
 
 def _positions(view: TableView, seats: int) -> Positions | None:
@@ -121,6 +117,25 @@ def _positions(view: TableView, seats: int) -> Positions | None:
         return None
     return next_positions(occupied, seats=seats, last_small_blind=view.last_small_blind,
                           last_big_blind=view.last_big_blind)
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrival:
+    until: int  # hands he plays before he posts the big blind
+    waits: bool  # he waits for the big blind (between the small blind and the button)
+
+
+def _arrival(view: TableView, taken: set[int], seat: int, seats: int) -> _Arrival:
+    """A newcomer on free ``seat`` of a table whose ``taken`` seats are occupied, judged by the
+    positions the table's next hand will have with him (so a heads-up table that receives plays
+    its next hand three-handed). Before the table's first hand everybody is dealt in."""
+    occupied = taken | {seat}
+    if view.last_big_blind is None or len(occupied) < 2:
+        return _Arrival(0, False)
+    pos = next_positions(occupied, seats=seats, last_small_blind=view.last_small_blind,
+                         last_big_blind=view.last_big_blind)
+    return _Arrival(hands_until_big_blind(seat, occupied, pos, seats),
+                    waits_for_big_blind(seat, pos, seats))
 
 
 def rebalance(tables: Sequence[TableView], *, seats: int, rng: random.Random) -> list[Move]:
@@ -156,15 +171,13 @@ def rebalance(tables: Sequence[TableView], *, seats: int, rng: random.Random) ->
 
 def _break(victim: _Table, live: list[_Table], seats: int, rng: random.Random,
            moves: list[Move]) -> None:
-    victim.broken = True
     leaving = sorted(victim.seats.values(), key=lambda p: p.seat)
     rng.shuffle(leaving)
     for p in leaving:
         fewest = min(len(t.seats) for t in live)
         table = rng.choice([t for t in live if len(t.seats) == fewest and len(t.seats) < seats])
         seat = rng.choice([s for s in range(1, seats + 1) if s not in table.seats])
-        pos = table.positions(seats)
-        waits = pos is not None and waits_for_big_blind(seat, pos, seats)
+        waits = _arrival(table.view, set(table.seats), seat, seats).waits
         del victim.seats[p.seat]
         _seat(table, p, seat)
         moves.append(Move(p.player_id, victim.view.table_id, p.seat, table.view.table_id, seat,
@@ -172,7 +185,7 @@ def _break(victim: _Table, live: list[_Table], seats: int, rng: random.Random,
 
 
 def _balance_one(giver: _Table, short: _Table, seats: int) -> Move:
-    pos = giver.positions(seats)
+    pos = _positions(giver.view, seats)
     occupied = set(giver.seats)
 
     def due(p: SeatedPlayer) -> tuple[int, int, int]:
@@ -181,20 +194,16 @@ def _balance_one(giver: _Table, short: _Table, seats: int) -> Move:
         return (p.times_moved, until, p.seat)
 
     player = min(giver.seats.values(), key=due)
-    empty = [s for s in range(1, seats + 1) if s not in short.seats]
-    spos = short.positions(seats)
-    waits = False
-    if spos is None:
-        seat = empty[0]
-    else:
-        taken = set(short.seats)
-        # Never the small blind: a short table has at least two free seats (it is two players
-        # short of the giver), so another is always there.
-        allowed = [s for s in empty if s != spos.small_blind]
-        clockwise_from_sb = clockwise(spos.small_blind, seats).index
-        seat = min(allowed, key=lambda s: (hands_until_big_blind(s, taken, spos, seats),
-                                           clockwise_from_sb(s)))
-        waits = waits_for_big_blind(seat, spos, seats)
+    taken = set(short.seats)
+    empty = [s for s in range(1, seats + 1) if s not in taken]
+    arrivals = {s: _arrival(short.view, taken, s, seats) for s in empty}
+    # The worst seat posts the big blind soonest; of seats equally soon, the first clockwise from
+    # the small blind (the last big blind's seat), whose own seat comes last: never the small
+    # blind while another seat is free, and a short table always has two free seats or more (it
+    # is two players short of the giver).
+    order = clockwise(short.view.last_big_blind or seats, seats).index
+    seat = min(empty, key=lambda s: (arrivals[s].until, order(s)))
+    waits = arrivals[seat].waits
     del giver.seats[player.seat]
     giver.gave += 1
     _seat(short, player, seat)
@@ -234,10 +243,7 @@ def seat_newcomer(tables: Sequence[TableView], *, seats: int, rng: random.Random
     table = rng.choice([t for t in open_tables if len(t.players) == fewest])
     taken = {p.seat for p in table.players}
     empty = [s for s in range(1, seats + 1) if s not in taken]
-    pos = _positions(table, seats)
-    if pos is None:
-        return Seating(table.table_id, rng.choice(empty), False)
-    dealt_in = [s for s in empty if not waits_for_big_blind(s, pos, seats)]
+    dealt_in = [s for s in empty if not _arrival(table, taken, s, seats).waits]
     if dealt_in:
         return Seating(table.table_id, rng.choice(dealt_in), False)
     return Seating(table.table_id, rng.choice(empty), True)

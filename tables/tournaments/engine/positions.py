@@ -75,6 +75,10 @@ def next_positions(
         other = next_occupied(big, occupied, seats)
         return Positions(other, other, big)
     button = last_small_blind if last_small_blind is not None else last_big_blind
+    if button == big:
+        # Out of heads-up (a newcomer joined; the button had posted the small blind) the button
+        # would land on the big blind: it goes to the seat right of the small blind, dead if empty.
+        button = (last_big_blind - 2) % seats + 1
     return Positions(button, last_big_blind, big)
 
 

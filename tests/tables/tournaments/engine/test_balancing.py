@@ -142,6 +142,15 @@ def test_never_into_the_small_blind_even_when_its_seat_number_comes_first() -> N
     assert (move.to_seat, move.waits_for_big_blind) == (9, True)
 
 
+def test_a_heads_up_table_receives_as_the_three_handed_table_it_becomes() -> None:
+    # Four seats. B played heads-up: seat 1 button and small blind, seat 3 big blind. Three-
+    # handed, the big blind moves on from seat 3: a player on free seat 4 takes it at once, one
+    # on seat 2 only after seat 1. He goes to seat 4 and is dealt in.
+    tables = [table("A", "1-4", sb=1, bb=2), table("B", [1, 3], sb=1, bb=3)]
+    [move] = rebalance(tables, seats=4, rng=RNG)
+    assert (move.to_table, move.to_seat, move.waits_for_big_blind) == ("B", 4, False)
+
+
 def test_a_seat_between_the_button_and_the_small_blind_waits_for_the_big_blind() -> None:
     # B's last blinds: small on 2, big on 4 (seat 3 was empty); the big blind then busted. Next
     # hand: button 2, dead small blind 4, big blind 5. B's free seats: 3 (between the button and
@@ -323,3 +332,12 @@ def test_a_late_registrant_waits_when_the_only_free_seat_is_between_sb_and_butto
 
 def test_no_seat_for_a_late_registrant_when_every_table_is_full() -> None:
     assert seat_newcomer([table("A", "1-9")], seats=9, rng=RNG) is None
+
+
+def test_a_table_down_to_two_players_seats_a_newcomer_as_the_three_handed_table_it_becomes() -> None:
+    # Six seats; last hand small blind 2, big blind 4, and only seats 1 and 2 are left. With a
+    # newcomer the next hand is three-handed: button 2, dead small blind 4, big blind 1. Seat 3
+    # lies between the button and the small blind, so a late registrant never draws it.
+    tables = [table("B", [1, 2], sb=2, bb=4)]
+    seats = {seat_newcomer(tables, seats=6, rng=random.Random(k)) for k in range(40)}
+    assert {s.seat for s in seats} == {4, 5, 6} and not any(s.waits_for_big_blind for s in seats)

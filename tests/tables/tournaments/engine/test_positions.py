@@ -65,3 +65,11 @@ def test_a_newcomer_waits_only_between_the_button_and_the_small_blind() -> None:
     assert [s for s in NINE if waits_for_big_blind(s, pos, 9)] == [3, 4]
     heads_up = Positions(button=2, small_blind=2, big_blind=7)
     assert not any(waits_for_big_blind(s, heads_up, 9) for s in NINE)
+
+
+def test_out_of_heads_up_the_button_never_lands_on_the_big_blind() -> None:
+    # Heads-up, seat 1 had the button and the small blind, seat 3 the big blind; a newcomer sits
+    # on seat 2. The big blind moves on to seat 1 and the small blind to seat 3; the button, which
+    # would stay on seat 1, goes right of the small blind instead: the newcomer's seat 2.
+    assert next_positions([1, 2, 3], seats=3, last_small_blind=1, last_big_blind=3) == \
+        Positions(button=2, small_blind=3, big_blind=1)
