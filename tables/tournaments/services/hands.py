@@ -74,14 +74,11 @@ def tournament_hand_prepare(tournament: Tournament, held: Locked, seats: list[Se
 
 
 def stakes_follow(table: TableConfig, level: Level) -> None:
-    """The table's stakes as the level's blinds, for its page and the engine's raise sizes."""
-    if (table.lower_stake, table.small_blind) == (level.big_blind, level.small_blind):
-        return
+    """The table's stakes as the level's blinds, in memory: the engine's rules (raise sizes)
+    and the `hand_start` event are made from them, and the hand keeps its rules. The config
+    row itself is never written by a step (locks.py: the admin's, never locked)."""
     table.lower_stake, table.upper_stake = level.big_blind, 2 * level.big_blind
     table.small_blind = level.small_blind
-    TableConfig.objects.filter(pk=table.pk).update(
-        lower_stake=table.lower_stake, upper_stake=table.upper_stake,
-        small_blind=table.small_blind)
 
 
 def busts_take(tournament: Tournament, held: Locked, seats: list[Seat], log: EventLog,
@@ -108,28 +105,28 @@ def busts_take(tournament: Tournament, held: Locked, seats: list[Seat], log: Eve
         entry.save(update_fields=["state", "place", "busted_at", "chips", "table", "seat"])
         tlog.add({"type": "busted", "player": entry.user.get_username(), "entry": entry.number,
                   "place": finish.best, "players_left": left - len(busts)})
-    for seat in out:
-        log.add({"type": "seat_left", "seat": seat.number, "player_id": seat.player_id,
-                 "cashed_out": 0})
-        log.delete(seat)
     remaining = [s for s in seats if s.chips > 0]
     alive = [e for e in entries.values() if e.state == EntryState.PLAYING]
-    if len(alive) == 1:
+    if len(alive) == 1:  # paid before any seat row goes (the cashier's rows come first)
         winner = alive[0]
         winner.chips = sum(s.chips for s in remaining if s.player_id == winner.user_id)
         winner.save(update_fields=["chips"])
         tournament_finish(tournament, winner, tlog, now)
+    for seat in out:
+        log.add({"type": "seat_left", "seat": seat.number, "player_id": seat.player_id,
+                 "cashed_out": 0})
+        log.delete(seat)
+    if len(alive) == 1:
         table_close(held, remaining, log)
         return []
     return remaining
 
 
 def table_close(held: Locked, seats: list[Seat], log: EventLog) -> None:
-    """The tournament is over: its last players leave the table, which closes."""
+    """The tournament is over: its last players leave the table, and no hand is timed there
+    again (its hand start finds the tournament over)."""
     for seat in seats:
         log.add({"type": "seat_left", "seat": seat.number, "player_id": seat.player_id,
                  "cashed_out": 0})
         log.delete(seat)
-    held.table.is_active = False
-    TableConfig.objects.filter(pk=held.table.pk).update(is_active=False)
     held.state.next_hand_at = None
