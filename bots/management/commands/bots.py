@@ -144,7 +144,10 @@ def sit_and_go(out: Any, *, players: int, opts: dict[str, Any]) -> int:
                 cookie=session_cookie(u), seat=seats[u.pk], tally=tally, think=opts["think"],
                 rng=random.Random(rng.random()), tournament=True)
             for u in users]
-    asyncio.run(play(bots, timeout=opts["timeout"]))
+    started = time.monotonic()
+    results = asyncio.run(play(bots, timeout=opts["timeout"]))
+    for line in summary_lines(results, seconds=time.monotonic() - started):
+        out.write(line)
     finish_by = time.monotonic() + SNG_START_SECONDS
     tournament.refresh_from_db()
     while tournament.state != TournamentState.FINISHED and time.monotonic() < finish_by:

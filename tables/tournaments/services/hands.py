@@ -47,6 +47,8 @@ def tournament_hand_prepare(tournament: Tournament, held: Locked, seats: list[Se
     tlog = TournamentLog(tournament)
     seats = busts_take(tournament, held, seats, log, tlog, now)
     if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
+        if seats:  # cancelled while playing (everyone refunded): the table empties
+            table_close(held, seats, log)
         tlog.flush()
         return None
     clock = clock_catch_up(tournament, tlog, now)

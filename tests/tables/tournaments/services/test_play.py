@@ -27,7 +27,11 @@ from tables.tournaments.models import (
     TournamentEvent,
     TournamentState,
 )
-from tables.tournaments.services import tournament_create, tournament_register
+from tables.tournaments.services import (
+    tournament_cancel,
+    tournament_create,
+    tournament_register,
+)
 from tables.tournaments.services.clock import tournament_clock
 from tests.tables.helpers import live, play_out
 from tests.tables.tournaments.factories import template_make, tournament_make
@@ -251,3 +255,16 @@ def play_out_one(table_id: int, version: int, user_id: int) -> None:
     la = legal_actions(live(table_id)[2])
     services.act(table_id=table_id, user_id=user_id, action="check" if la.check else "fold",
                  expected_version=version)
+
+
+def test_a_sit_and_go_cancelled_while_playing_empties_its_table(make_player, fake_timers):
+    tournament, table, users = started(make_player)
+    services.hand_start(table_id=table.pk, force=True)
+    play_out(table.pk, passive=True)
+    tournament_cancel(tournament_id=tournament.pk, reason="server maintenance")
+    assert services.hand_start(table_id=table.pk, force=True) is None
+    assert not Seat.objects.filter(table=table).exists()
+    for user in users:  # everyone refunded buy-in and fee
+        assert wallet_account(user=user, currency=Currency.PLAY).balance == 10_000
+    report = ledger_audit()
+    assert report.ok, report.summary()
