@@ -268,3 +268,28 @@ def test_a_sit_and_go_cancelled_while_playing_empties_its_table(make_player, fak
         assert wallet_account(user=user, currency=Currency.PLAY).balance == 10_000
     report = ledger_audit()
     assert report.ok, report.summary()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_sit_and_go_ends_with_every_place_given_and_the_pool_paid_out(
+        make_player, fake_timers, seed):
+    """Whatever the hands: chips stay 6 x 1,500, the places run 1..6 (a tie covers the places
+    below its best), and the prizes add up to the pool, which ends empty."""
+    tournament, table, _ = started(make_player)
+    rng = random.Random(seed)
+    while services.hand_start(table_id=table.pk, force=True) is not None:
+        play_out(table.pk, rng=rng)
+        assert Seat.objects.filter(table=table).aggregate(s=Sum("chips"))["s"] in (
+            6 * STACK, None)
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("place"))
+    places = [e.place for e in entries]
+    expected, k = [], 0
+    while k < len(places):  # each group of equal places starts where the last one ended
+        tied = places.count(places[k])
+        assert places[k] == k + 1
+        expected += [k + 1] * tied
+        k += tied
+    assert places == expected and places.count(1) == 1
+    assert sum(e.prize for e in entries) == 6 * BUY_IN
+    assert pool_account(tournament_id=tournament.pk, currency=Currency.PLAY).balance == 0
+    assert ledger_audit().ok
