@@ -196,7 +196,7 @@ class Bot:
                  on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None,
                  think_time: ThinkTime | None = None, timeout_rate: float = 0.0,
                  ping_seconds: float = 0.0, watch_only: bool = False,
-                 choose: Strategy = choose_action) -> None:
+                 choose: Strategy = choose_action, tournament: bool = False) -> None:
         self.url, self.table_id, self.user_id, self.cookie = url, table_id, user_id, cookie
         self.want_seat, self.tally, self.think, self.buy_in = seat, tally, think, buy_in
         self.rng = rng or random.Random()
@@ -205,6 +205,9 @@ class Bot:
         self.on_send, self.on_event = on_send, on_event
         self.think_time, self.timeout_rate = think_time, timeout_rate
         self.ping_seconds, self.watch_only, self.choose = ping_seconds, watch_only, choose
+        # A tournament's table: the tournament seats the bot, it never tops up nor leaves; it
+        # plays until its seat is taken away (busted, or the tournament is over).
+        self.tournament = tournament
         self.letting_go = False  # this turn is left to the timer
         self.last_think = 0.0  # the wait before the last decision sent
         self.stack: int | None = None  # our chips, from the last `stacks` or `seat_taken`
@@ -401,6 +404,8 @@ class Bot:
         await self.contribute(snap.get("next_commitment"))
         if self.watch_only:
             return
+        if self.tournament and self.seat is None:  # busted while away, or not seated yet
+            return
         if self.seat is None and not self.leaving and self.sit_asked is None:
             taken = {s["seat"] for s in snap["seats"]} | self.seats_refused
             free = [n for n in range(1, self.table["max_seats"] + 1) if n not in taken]
@@ -445,7 +450,8 @@ class Bot:
             self.legal = None
             if event.get("hand_id") is not None:
                 self.tally.ended.add(event["hand_id"])
-        elif kind == "stacks" and self.seat is not None and not self.leaving:
+        elif (kind == "stacks" and self.seat is not None and not self.leaving
+              and not self.tournament):
             stack = (event.get("stacks") or {}).get(str(self.seat))
             self.stack = stack if stack is not None else self.stack
             low = stack is not None and stack < self.table.get("big_blind", 1) * 2
@@ -460,7 +466,7 @@ class Bot:
             # (A busted bot is sat out too; its pending top-up brings it back by itself.)
             self.result.timeouts += 1
             await self.send({"type": "sit_in"})
-        done = self.tally.done or self.leave_wanted
+        done = (self.tally.done or self.leave_wanted) and not self.tournament
         if done and not self.leaving and self.seat is not None and (
                 kind == "hand_end" or not self.result.errors):  # a refused leave: next hand
             await self.send_leave()

@@ -6,7 +6,8 @@
 3. no account other than the world account is negative;
 4. per currency, all balances sum to zero (a consequence of 1 and 2, reported for clarity);
 5. each table's escrow equals the chips seated there plus its pending top-ups — true between
-   hands (during a hand's settlement transaction the seats move first);
+   hands (during a hand's settlement transaction the seats move first); a tournament's
+   tables hold tournament chips, which are not money, and have no escrow;
 6. the pending-withdrawal account equals the sum of pending withdrawals;
 7. each tournament's prize pool equals its entries' buy-ins - refunds - prizes (+ the house's
    overlay), counted from the transactions tagged with the tournament, and only those kinds
@@ -100,7 +101,9 @@ def ledger_audit(*, max_reported: int = 50) -> AuditReport:
             bad.append(f"{currency} balances sum to {sum(by_kind.values())}, not 0")
 
     seat = PendingTopUp._meta.get_field("seat").related_model  # the tables' Seat, not imported
-    chips = dict(seat._default_manager.values_list("table_id").annotate(total=Sum("chips")))
+    # A tournament's table seats tournament chips, not money: no escrow holds them.
+    chips = dict(seat._default_manager.filter(table__tournament__isnull=True)
+                 .values_list("table_id").annotate(total=Sum("chips")))
     waiting = dict(
         PendingTopUp.objects.filter(status=TopUpStatus.PENDING)
         .values_list("table_id").annotate(total=Sum("amount"))

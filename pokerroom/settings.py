@@ -304,6 +304,8 @@ CELERY_TASK_ROUTES = ("pokerroom.celery.route_task",)
 # not start, players sitting out too long. A sweep expires quickly so none pile up.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "tables-sweep": {"task": "tables.sweep", "schedule": 1.0, "options": {"expires": 5}},
+    "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 5.0,
+                          "options": {"expires": 10}},
 }
 
 # Waiting lists (tables/services/waitlist.py): how long an opened seat is held for the player

@@ -20,6 +20,7 @@ from pokerroom.celery import app
 GRACE = datetime.timedelta(minutes=10)
 HAND_TIMEOUT_TASK = "tables.hand_timeout"
 HAND_START_TASK = "tables.hand_start"
+TOURNAMENT_CLOCK_TASK = "tournaments.clock"
 logger = logging.getLogger(__name__)
 
 _dealer: Callable[..., object] | None = None  # tables.services.starting.hand_start, once ready
@@ -48,3 +49,9 @@ def hand_start_schedule(*, table_id: int, at: datetime.datetime) -> None:
             logger.exception("table %s: dealing the next hand failed; queued instead", table_id,
                              extra={"table_id": table_id})
     app.send_task(HAND_START_TASK, kwargs={"table_id": table_id}, eta=at, expires=at + GRACE)
+
+
+def tournament_clock_schedule(*, tournament_id: int, at: datetime.datetime) -> None:
+    """The tournament's next level or break at `at` (the beat sweeper catches a lost one)."""
+    app.send_task(TOURNAMENT_CLOCK_TASK, kwargs={"tournament_id": tournament_id}, eta=at,
+                  expires=at + GRACE)

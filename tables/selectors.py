@@ -142,7 +142,8 @@ def rows_compute(now: datetime.datetime | None = None) -> list[LobbyRow]:
     """Each active table with its statistics over the last hour of finished hands (zero when
     idle), its seated players' average stack and its waiting list, in the default order."""
     since = (now or timezone.now()) - STATS_WINDOW
-    tables = list(TableConfig.objects.filter(is_active=True).annotate(seats_taken=Count("seats")))
+    tables = list(TableConfig.objects.filter(is_active=True, tournament__isnull=True)  # cash
+                  .annotate(seats_taken=Count("seats")))
     stats = {
         row["table"]: row
         for row in HandSummary.objects.filter(table__in=tables, finished_at__gte=since)

@@ -124,6 +124,11 @@ class TableConfig(models.Model):
     chat_spectators = models.BooleanField(
         default=False, help_text="Spectators (logged in, not seated) may chat too; players always may."
     )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
+        related_name="tables", help_text="A tournament's table: its seats hold tournament chips "
+        "(not money), its blinds follow the tournament's levels. Empty for a cash table.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -199,6 +204,11 @@ class TableConfig(models.Model):
     def rake_bps(self) -> int:
         """Rake in basis points (5.00 % → 500) so the engine never sees a Decimal."""
         return int(self.rake_percent * 100)
+
+    @property
+    def is_tournament(self) -> bool:
+        """A tournament's table: chips, not money (tables/services/stacks.py branches on it)."""
+        return self.tournament_id is not None
 
     def money_label(self, amount: int) -> str:
         """An amount at this table for people: "1,250" chips, "$5", "$2.50" (money_format)."""

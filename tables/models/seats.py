@@ -68,6 +68,11 @@ class TableState(models.Model):
                                  related_name="state")
     version = models.BigIntegerField(default=0)
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    small_blind_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Tournament tables: the last hand's small blind seat "
+        "(the dead button follows the blinds' seats).")
+    big_blind_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Tournament tables: the last hand's big blind seat.")
     hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+", help_text="The current or last hand.")
     hands_dealt = models.PositiveIntegerField(default=0)

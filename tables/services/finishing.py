@@ -6,7 +6,7 @@ import datetime
 from typing import TYPE_CHECKING, Any
 
 from cashier.errors import CashierError
-from cashier.services import cash_out, settle_hand
+from cashier.services import cash_out
 from observability import metrics
 from tables.engine import HandState, fairness
 from tables.models import Hand, HandSummary, Seat, SeatStatus, TableState
@@ -15,14 +15,15 @@ from tables.services import waitlist
 from tables.services.eventlog import EventLog
 from tables.services.locks import seats_lock
 from tables.services.sitout import seat_sit_out
-from tables.services.stacks import money_terms
+from tables.services.stacks import hand_settle, money_terms
 
 if TYPE_CHECKING:
     from tables.services.effects import Effects
 
 
 def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datetime) -> None:
-    """Settle the finished hand: stacks and rake through the cashier, a HandSummary for the
+    """Settle the finished hand: stacks and rake through the cashier (a tournament table's
+    stacks without it: stacks.py `hand_settle`), a HandSummary for the
     lobby, `hand_end` completed (its line in the recent hands), `stacks`, leavers cashed out,
     the busted sat out, the next hand timed. The cashier returns the stacks' changes; the
     log writes them with the step. Needs the table lock; locks the table's seats."""
@@ -32,10 +33,9 @@ def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datet
     seats = seats_lock(log.held)  # the stacks the cashier checks the escrow against
     deltas = {hand.seat_ids[str(p.seat)]: p.stack - p.start_stack for p in state.players}
     try:
-        _, changes = settle_hand(terms=money_terms(table), hand_id=str(hand.pk),
-                                 hand_number=hand.number, deltas=deltas,
-                                 rake=int(result.get("rake", 0)),
-                                 stacks={s.pk: s.chips for s in seats})
+        changes = hand_settle(table, hand_id=hand.pk, hand_number=hand.number, deltas=deltas,
+                              rake=int(result.get("rake", 0)),
+                              stacks={s.pk: s.chips for s in seats})
     except CashierError as e:  # a bug, never a player's fault: do not lose the hand silently
         raise RuntimeError(f"settling hand {hand.pk} failed: {e.code}: {e.message}") from e
     log.stacks(changes)
@@ -59,8 +59,8 @@ def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datet
         if seat.leave_after_hand:
             log.add(seat_remove(log, seat=seat, key=f"leave:{seat.pk}:{hand.pk}"))
     busted = {hand.seat_ids[str(p.seat)] for p in state.players if p.stack == 0}
-    for seat in seats:  # out of chips and nothing coming: sit out (a top-up brings him back)
-        if (seat.pk in busted and not seat.leave_after_hand and not seat.pending
+    for seat in seats:  # out of chips and nothing coming: sit out (a top-up brings him back);
+        if (not table.is_tournament and seat.pk in busted  # a tournament's busts: its next start and not seat.leave_after_hand and not seat.pending
                 and seat.status != SeatStatus.SITTING_OUT):
             log.add(seat_sit_out(seat, now))
     log.flush()

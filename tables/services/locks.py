@@ -98,6 +98,44 @@ def tournament_lock(tournament_id: int) -> Tournament:
     return found
 
 
+# table id → its tournament's id, as read under the table's lock. A table's tournament never
+# changes, so this only spares a cash table's steps a query; `tournament_held` checks it.
+_TOURNAMENT_OF: dict[int, int] = {}
+
+
+class TournamentNotHeld(Exception):
+    """The step locked a tournament's table without its tournament: roll back and retry."""
+
+
+def table_tournament_lock(table_id: int) -> Tournament | None:
+    """For a step of a tournament's table that needs its tournament (a hand's start: busts,
+    the level): lock the tournament's row (order step 0, before the table's) and return it;
+    None for a cash table, or a tournament's table this process has not locked yet — which
+    `tournament_held` then finds under the table lock. No query for a cash table."""
+    tournament_id = _TOURNAMENT_OF.get(table_id)
+    if tournament_id is None:
+        return None
+    try:
+        return tournament_lock(tournament_id)
+    except TableError:  # gone (a test database's ids start again): `tournament_held` decides
+        _TOURNAMENT_OF.pop(table_id, None)
+        return None
+
+
+def tournament_held(held: Locked, tournament: Tournament | None) -> None:
+    """Check that the step holds the tournament of the table it locked (`table_tournament_lock`
+    before `table_lock`); else remember the table's tournament and raise `TournamentNotHeld`
+    (the caller's transaction rolls back and the step runs again, taking it first)."""
+    tournament_id = held.table.tournament_id
+    if tournament_id == (tournament.pk if tournament is not None else None):
+        return
+    if tournament_id is not None:
+        _TOURNAMENT_OF[held.table.pk] = tournament_id
+    else:
+        _TOURNAMENT_OF.pop(held.table.pk, None)
+    raise TournamentNotHeld(held.table.pk)
+
+
 def seats_lock(held: Locked) -> list[Seat]:
     """Lock the seats of the table `held` (order step 3: needs its table lock) and return them
     in id order, tracked, with what `rows.table_seats` adds (player, pending top-ups, standing

@@ -6,7 +6,7 @@ import datetime
 from typing import TYPE_CHECKING
 
 from tables.engine import HandState, legal_actions, street_name
-from tables.models import Hand, TableConfig
+from tables.models import Hand, Seat, SeatStatus, TableConfig
 from tables.recent import iso
 from tables.services.eventlog import EventLog
 
@@ -39,14 +39,22 @@ def turn_next(hand: Hand, state: HandState, log: EventLog, now: datetime.datetim
         hand.deadline = None
         return
     table = log.held.table
-    hand.deadline = now + datetime.timedelta(
-        seconds=table.action_seconds + table.countdown_seconds)
+    seconds = 0 if away_at_tournament(table, hand, seat) else (
+        table.action_seconds + table.countdown_seconds)
+    hand.deadline = now + datetime.timedelta(seconds=seconds)
     hand.bonus_used, hand.turn_started_at = False, now
     la = legal_actions(state)
     log.add({"type": "turn", "seat": seat, "street": street_name(state),
              "deadline": iso(hand.deadline), "countdown_at": iso(countdown_at(hand, table)),
              "legal": la.to_json() if la else None}, owner=owners_of(state)[seat])
     timer_arm(log.held, hand, now)
+
+
+def away_at_tournament(table: TableConfig, hand: Hand, seat: int) -> bool:
+    """A player sitting out at a tournament's table is dealt in and blinded off: his turn
+    ends at once (the timeout rule acts for him) instead of waiting out his timer."""
+    return table.is_tournament and Seat.objects.filter(
+        pk=hand.seat_ids[str(seat)], status=SeatStatus.SITTING_OUT).exists()
 
 
 def timer_armed(hand: Hand, now: datetime.datetime) -> bool:

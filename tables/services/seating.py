@@ -19,7 +19,7 @@ from tables.services.eventlog import EventLog, status_event
 from tables.services.finishing import schedule_next_hand, seat_remove
 from tables.services.locks import Locked, table_lock
 from tables.services.sitout import seat_sit_out
-from tables.services.stacks import money_terms
+from tables.services.stacks import money_refuse, money_terms
 from tables.services.table_sql import seat_find
 from tables.services.time_bank import bank_seated
 from tables.services.waitlist import seat_claim
@@ -110,6 +110,7 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
 def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
                idempotency_key: str) -> Seat:
     ts, table = held.state, held.table
+    money_refuse(table)
     if not table.is_active:
         raise TableError("table_closed", "This table is closed.")
     if not isinstance(number, int) or not 1 <= number <= table.max_seats:
@@ -166,6 +167,7 @@ def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
 
 
 def _seat_leave(held: Locked, *, user_id: int, key: str) -> bool:
+    money_refuse(held.table)
     log = EventLog(held)
     seat = log.track(_seat_of(held.state, user_id))
     if _in_running_hand(held.state, seat):
@@ -252,6 +254,7 @@ def seat_top_up(*, table_id: int, user_id: int, amount: int, idempotency_key: st
 
 
 def _seat_top_up(held: Locked, *, user_id: int, amount: int) -> int:
+    money_refuse(held.table)
     seat = _seat_of(held.state, user_id)
     try:  # claimed by `_once`
         row = top_up_claimed(terms=money_terms(held.table), seat_id=seat.pk,

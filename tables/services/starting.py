@@ -11,10 +11,17 @@ from tables.models import Hand, Seat, SeatStatus, TableState
 from tables.services.auto_topup import auto_top_ups_request
 from tables.services.dealing import deck_deal
 from tables.services.eventlog import EventLog, status_event
-from tables.services.locks import seats_lock, table_lock
+from tables.services.locks import (
+    TournamentNotHeld,
+    seats_lock,
+    table_lock,
+    table_tournament_lock,
+    tournament_held,
+)
 from tables.services.stacks import money_terms
 from tables.services.steps import engine_step
 from tables.services.time_bank import bank_count
+from tables.tournaments.services.hands import TournamentDeal, tournament_hand_prepare
 
 
 def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | None:
@@ -56,9 +63,24 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     a blind from the events). Seats dealt in count the hand for their time bank's refill
     (`time_banks` event when a bank grew). The seats' changes, the top-ups applied, the hand,
     its events and the table row are written together (`EventLog.flush`).
-    Locks: the table row, then the seats (standing orders take the cashier's in between)."""
+
+    A tournament's table (tables/tournaments/services/hands.py) first takes the last hand's
+    busts and brings the tournament's clock up to date; it deals everyone with chips, sitting
+    out or not (an absent player is blinded off), the dead button's blinds and the level's
+    antes, and has no top-ups.
+    Locks: a tournament table's tournament row, the table row, then the seats (standing orders
+    take the cashier's in between; a tournament's end pays its prizes after the seats)."""
+    try:
+        return _hand_start(table_id=table_id, force=force)
+    except TournamentNotHeld:  # first seen here: again, its tournament's row first
+        return _hand_start(table_id=table_id, force=force)
+
+
+def _hand_start(*, table_id: int, force: bool) -> Hand | None:
     with transaction.atomic():
+        tournament = table_tournament_lock(table_id)  # a tournament's table: its row first
         held = table_lock(table_id)
+        tournament_held(held, tournament)
         ts, table = held.state, held.table
         now = timezone.now()
         if ts.hand_running or not table.is_active:
@@ -67,27 +89,38 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
             return None
         log = EventLog(held)
         seats = seats_lock(held)
-        if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
-            for event in auto_top_ups_request(table=table):
-                log.add(event)
-            seats = seats_lock(held)
-        chips = {s.pk: s.chips for s in seats}
-        log.stacks(top_ups_join(terms=money_terms(table), chips=chips,
-                                pending={s.pk: s.pending for s in seats}))
-        if any(s.chips != chips[s.pk] for s in seats):
-            log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
-        picked = _dealt_seats(ts, seats)
+        plan: TournamentDeal | None = None
+        if tournament is not None:  # chips, not money: no top-ups; the tournament decides
+            plan = tournament_hand_prepare(tournament, held, seats, log, now)
+            picked = None if plan is None else (plan.positions.button, plan.dealt)
+            seats = [s for s in seats if s.pk is not None]  # the busted left the table
+        else:
+            if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
+                for event in auto_top_ups_request(table=table):
+                    log.add(event)
+                seats = seats_lock(held)
+            chips = {s.pk: s.chips for s in seats}
+            log.stacks(top_ups_join(terms=money_terms(table), chips=chips,
+                                    pending={s.pk: s.pending for s in seats}))
+            if any(s.chips != chips[s.pk] for s in seats):
+                log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
+            picked = _dealt_seats(ts, seats)
         if picked is None:
-            ts.next_hand_at = None
+            if tournament is None or ts.next_hand_at is None or ts.next_hand_at <= now:
+                ts.next_hand_at = None  # a tournament's break keeps its next hand timed
             log.flush()
             return None
         button, dealt = picked
         deal = deck_deal(ts, seats)
+        forced = {} if plan is None else {"forced_bets": plan.bets.blinds,
+                                          "antes": plan.bets.antes,
+                                          "dead_antes": plan.bets.dead_antes}
         state, events = start_hand(
             rules=table.engine_rules(),
             seats=[SeatIn(seat=s.number, player_id=str(s.player_id), stack=s.chips,
-                          post_bb=s.post_bb, always_show=s.always_show) for s in dealt],
-            button=button, deck=deal.cards, commitment=deal.root,
+                          post_bb=s.post_bb and plan is None, always_show=s.always_show)
+                   for s in dealt],
+            button=button, deck=deal.cards, commitment=deal.root, **forced,
         )
         hand = Hand.objects.create(
             table=table, number=ts.hands_dealt + 1, state=state.to_json(), version=state.version,
@@ -97,7 +130,7 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
         held.effects.count(metrics.HANDS_STARTED.inc)
         dealt_numbers = [s.number for s in dealt]
         owing = []
-        for s in seats:
+        for s in seats if plan is None else []:  # a tournament deals everyone: nobody owes
             before = (s.post_bb, s.missed_blinds, s.status)
             if s in dealt:
                 s.post_bb = s.missed_blinds = False

@@ -55,7 +55,8 @@ def sweep(*, now: datetime.datetime | None = None) -> SweepReport:
             report.hands_started += 1
             _acted("hands_started", "dealt a hand that was due", table_id=table_id,
                    hand_id=hand.pk)
-    expired = (Seat.objects.filter(status=SeatStatus.SITTING_OUT, sat_out_at__isnull=False)
+    expired = (Seat.objects.filter(status=SeatStatus.SITTING_OUT, sat_out_at__isnull=False,
+                                   table__tournament__isnull=True)  # blinded off, never removed
                .values_list("table_id", flat=True).distinct())
     for table_id in expired:
         removed = sit_outs_expire(table_id=table_id, now=now)
@@ -81,6 +82,8 @@ def sit_outs_expire(*, table_id: int, now: datetime.datetime | None = None) -> i
     with transaction.atomic():
         held = table_lock(table_id)
         ts = held.state
+        if ts.table.is_tournament:  # a tournament's absent players are blinded off instead
+            return 0
         limit = datetime.timedelta(minutes=ts.table.sit_out_limit_minutes)
         in_hand = set(ts.hand.seat_ids.values()) if ts.hand_running else set()
         seats = (Seat.objects.filter(table_id=table_id, status=SeatStatus.SITTING_OUT,

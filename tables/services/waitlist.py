@@ -35,6 +35,7 @@ from pokerroom.celery import app as celery_app
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableConfig, WaitingListEntry
 from tables.services.locks import table_lock
+from tables.services.stacks import money_refuse
 
 logger = logging.getLogger(__name__)
 OFFERS_EXPIRE_TASK = "tables.waitlist_offers_expire"  # tables/tasks.py
@@ -204,6 +205,7 @@ def waitlist_join(*, table_id: int, user: Any, now: datetime.datetime | None = N
     now = now or timezone.now()
     with transaction.atomic():
         table = table_lock(table_id).table
+        money_refuse(table)
         if not table.is_active:
             raise TableError("table_closed", "This table is closed.")
         offers_refresh(table=table, now=now)

@@ -68,7 +68,8 @@ class TournamentTemplateAdmin(admin.ModelAdmin):
                               "max_reentries", "late_registration_levels")}),
         ("Timing", {"fields": ("action_seconds", "countdown_seconds", "timeout_policy",
                                "time_bank_seconds", "time_bank_refill_seconds",
-                               "time_bank_refill_hands", "time_bank_cap_seconds")}),
+                               "time_bank_refill_hands", "time_bank_cap_seconds",
+                               "hand_pause_seconds")}),
     )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:

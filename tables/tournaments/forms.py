@@ -31,7 +31,8 @@ class TournamentTemplateForm(forms.ModelForm):
                   "starting_stack", "seats_per_table", "entries_cap", "min_field",
                   "max_reentries", "late_registration_levels", "action_seconds",
                   "countdown_seconds", "timeout_policy", "time_bank_seconds",
-                  "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds")
+                  "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds",
+                  "hand_pause_seconds")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

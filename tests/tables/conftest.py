@@ -26,12 +26,16 @@ class Timers:
     def __init__(self) -> None:
         self.timeouts: list[dict[str, Any]] = []
         self.starts: list[dict[str, Any]] = []
+        self.clocks: list[dict[str, Any]] = []
 
     def timeout(self, **kwargs: Any) -> None:
         self.timeouts.append(kwargs)
 
     def start(self, **kwargs: Any) -> None:
         self.starts.append(kwargs)
+
+    def clock(self, **kwargs: Any) -> None:
+        self.clocks.append(kwargs)
 
 
 @pytest.fixture
@@ -41,6 +45,7 @@ def fake_timers(monkeypatch: pytest.MonkeyPatch) -> Timers:
     recorder = Timers()
     monkeypatch.setattr(scheduling, "timeout_schedule", recorder.timeout)
     monkeypatch.setattr(scheduling, "hand_start_schedule", recorder.start)
+    monkeypatch.setattr(scheduling, "tournament_clock_schedule", recorder.clock)
     return recorder
 
 

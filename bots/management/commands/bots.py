@@ -1,10 +1,16 @@
-"""`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`.
+"""`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`, or
+`python manage.py bots --sng N [--think S] [--url URL]`.
 
 Bot accounts play a running room over its WebSocket protocol (see bots/client.py and
 docs/operations.md). Each bot is given its own free seat before any connects (a bot refused
 a seat all the same, taken meanwhile, tries another). Stops after H hands at the table (or on
 Ctrl-C: the bots leave and are cashed out first) and prints a summary; exits 1 when a bot met
-an unexpected error or never got a seat."""
+an unexpected error or never got a seat.
+
+`--sng N` creates a Sit & Go from the demo template for N players (tables/tournaments/demo.py),
+registers N bots (the last registration starts it), plays it to the end over the sockets and
+prints one line per place, `place N: <name> <prize>` (the prize in minor units), then exits 0
+(1 if it did not finish)."""
 from __future__ import annotations
 
 import asyncio
@@ -30,6 +36,9 @@ from bots.client import (
 from cashier.money import Currency
 from pokerroom.launch import PUBLISHED_ROOM, room_address
 from tables.models import Seat, TableConfig
+from tables.tournaments.demo import demo_template
+from tables.tournaments.models import Entry, TournamentState
+from tables.tournaments.services import tournament_create, tournament_register
 
 
 def room_url() -> str:
@@ -82,8 +91,10 @@ class Command(BaseCommand):
     help = "Bots play a table of the running room over WebSockets (random legal actions)."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--table", type=int, required=True, help="Table id.")
-        parser.add_argument("--players", type=int, required=True, help="Number of bots (2+).")
+        parser.add_argument("--table", type=int, help="Table id.")
+        parser.add_argument("--players", type=int, help="Number of bots (2+).")
+        parser.add_argument("--sng", type=int, default=0, metavar="N",
+                            help="Play a Sit & Go of N bots (2-10) to the end instead.")
         parser.add_argument("--hands", type=int, default=0,
                             help="Stop after this many hands at the table (0: until Ctrl-C).")
         parser.add_argument("--think", type=float, default=0.5,
@@ -98,6 +109,10 @@ class Command(BaseCommand):
                             help="Give up (bots leave) after this many seconds (0: never).")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["sng"]:
+            sys.exit(sit_and_go(self.stdout, players=opts["sng"], opts=opts))
+        if opts["table"] is None or opts["players"] is None:
+            raise CommandError("Give --table and --players, or --sng N.")
         table = TableConfig.objects.filter(pk=opts["table"], is_active=True).first()
         if table is None:
             raise CommandError(f"There is no active table {opts['table']}.")
@@ -131,6 +146,49 @@ class Command(BaseCommand):
 
 
 LEAVE_GRACE = 60.0
+SNG_START_SECONDS = 30.0
+
+
+def sit_and_go(out: Any, *, players: int, opts: dict[str, Any]) -> int:
+    """Create, fill and play a demo Sit & Go; print its places. Returns the exit status."""
+    if not 2 <= players <= 10:
+        raise CommandError("--sng takes 2 to 10 players.")
+    template = demo_template(players)
+    tournament = tournament_create(template=template)
+    users = bot_accounts(players, prefix=opts["prefix"])
+    for user in users:
+        bot_wallet_refill(user, at_least=tournament.buy_in + tournament.fee)
+        tournament_register(tournament_id=tournament.pk, user=user,
+                            key=f"bots-sng-{tournament.pk}-{user.pk}")
+    table = None
+    waited = time.monotonic()
+    while table is None:  # the last registration starts it (else the sweeper does)
+        table = TableConfig.objects.filter(tournament=tournament).first()
+        if table is None:
+            if time.monotonic() - waited > SNG_START_SECONDS:
+                raise CommandError(f"Sit & Go {tournament.pk} did not start.")
+            time.sleep(0.5)
+    out.write(f"Sit & Go {tournament.pk} started at table {table.pk} ({table.name})")
+    seats = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
+    rng = random.Random(opts["seed"])
+    tally = TableTally(target=0)
+    bots = [Bot(url=opts["url"], table_id=table.pk, user_id=u.pk, name=u.username,
+                cookie=session_cookie(u), seat=seats[u.pk], tally=tally, think=opts["think"],
+                rng=random.Random(rng.random()), tournament=True)
+            for u in users]
+    started = time.monotonic()
+    results = asyncio.run(play(bots, timeout=opts["timeout"]))
+    for line in summary_lines(results, seconds=time.monotonic() - started):
+        out.write(line)
+    finish_by = time.monotonic() + SNG_START_SECONDS
+    tournament.refresh_from_db()
+    while tournament.state != TournamentState.FINISHED and time.monotonic() < finish_by:
+        time.sleep(0.5)  # the last hand's busts are taken when the next one would start
+        tournament.refresh_from_db()
+    for entry in Entry.objects.filter(tournament=tournament).select_related("user").order_by(
+            "place", "pk"):
+        out.write(f"place {entry.place}: {entry.user.username} {entry.prize}")
+    return 0 if tournament.state == TournamentState.FINISHED else 1
 
 
 async def play(bots: list[Bot], *, timeout: float = 0) -> list[Any]:

@@ -12,6 +12,7 @@ from django.db import transaction
 from accounts.signals import user_signed_up
 from cashier.money import Currency
 from tables.models import SmallBlindRule, Structure, TableConfig, TimeoutPolicy
+from tables.tournaments.demo import demo_template
 
 DEMO_USERS = [
     # username, password, staff
@@ -64,7 +65,9 @@ class Command(BaseCommand):
             if table.pk is None:
                 table.full_clean()
                 table.save()
+        template = demo_template(6)
         self.stdout.write("Demo logins (username / password):")
         for username, password, staff in DEMO_USERS:
             self.stdout.write(f"  {username} / {password}{'  (admin)' if staff else ''}")
         self.stdout.write(f"Tables: {', '.join(t['name'] for t in DEMO_TABLES)}")
+        self.stdout.write(f"Tournament template: {template.name}")

@@ -62,6 +62,8 @@ class TournamentTemplate(models.Model):
     time_bank_refill_seconds = models.PositiveSmallIntegerField(default=0)
     time_bank_refill_hands = models.PositiveSmallIntegerField(default=10)
     time_bank_cap_seconds = models.PositiveSmallIntegerField(default=0)
+    hand_pause_seconds = models.PositiveSmallIntegerField(
+        default=3, help_text="Pause between hands at the tournament's tables.")
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -100,7 +102,8 @@ class TournamentTemplate(models.Model):
         fields = ("starting_stack", "seats_per_table", "entries_cap", "max_reentries",
                   "late_registration_levels", "min_field", "guarantee", "action_seconds",
                   "countdown_seconds", "timeout_policy", "time_bank_seconds",
-                  "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds")
+                  "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds",
+                  "hand_pause_seconds")
         return {
             **{name: getattr(self, name) for name in fields},
             "levels": [level.snapshot() for level in self.levels.order_by("order")],

@@ -17,6 +17,7 @@ from tables.errors import TableError
 from tables.services.locks import tournament_lock
 from tables.tournaments.models import ACTIVE, STARTED, Entry, EntryState, Tournament
 from tables.tournaments.services.eventlog import TournamentLog
+from tables.tournaments.services.starting import sit_and_go_full, start_when_full
 
 
 def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
@@ -51,6 +52,9 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
         log.add({"type": "registered", "player": user.get_username(), "entry": number,
                  **_field(tournament)})
         log.flush()
+        if sit_and_go_full(tournament):  # the last seat: the Sit & Go starts
+            tournament_id = tournament.pk
+            transaction.on_commit(lambda: start_when_full(tournament_id))
     return entry
 
 

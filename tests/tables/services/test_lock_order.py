@@ -317,6 +317,28 @@ def test_tournament_services_take_the_tournament_row_first(make_player):
     assert {"Entry", TOURNAMENT_ROW} <= {kind for taken in rec.taken() for kind in taken}
 
 
+def test_a_sit_and_go_played_to_its_end_takes_the_tournament_row_first(make_player,
+                                                                       fake_timers):
+    """Its start (the tournament row, then its new table's), every hand start (the row,
+    then the table's: busts, the clock) and the end (prizes: the cashier's rows last)."""
+    import random
+
+    event = tournament_make()
+    players = [make_player(f"p{k}") for k in range(6)]
+    with recorded() as rec:
+        for player in players:
+            tournament_register(tournament_id=event.pk, user=player, key=f"in-{player.pk}")
+        table = TableConfig.objects.get(tournament=event)
+        rng = random.Random(6)
+        while services.hand_start(table_id=table.pk, force=True) is not None:
+            play_out(table.pk, rng=rng)
+    assert rec.violations() == [], "\n".join(rec.violations())
+    assert Tournament.objects.get(pk=event.pk).state == "finished"
+    assert [TOURNAMENT_ROW, TABLE_ROW] in [taken[:2] for taken in rec.taken()]
+    assert any(taken[:2] == [TOURNAMENT_ROW, TABLE_ROW] and "LedgerAccount" in taken
+               for taken in rec.taken())  # the end: the prizes paid after the table
+
+
 def test_a_tournament_row_locked_late_is_caught(make_player):
     event = tournament_make()
     wallet = LedgerAccount.objects.filter(user=make_player("ann")).first()

@@ -34,7 +34,8 @@ def form_data(*, levels: list[dict] | None = None, payouts: list[dict] | None = 
         "seats_per_table": 6, "entries_cap": 6, "min_field": 2, "max_reentries": 0,
         "late_registration_levels": 0, "action_seconds": 10, "countdown_seconds": 20,
         "timeout_policy": "seeds", "time_bank_seconds": 0, "time_bank_refill_seconds": 0,
-        "time_bank_refill_hands": 10, "time_bank_cap_seconds": 0, **fields,
+        "time_bank_refill_hands": 10, "time_bank_cap_seconds": 0, "hand_pause_seconds": 3,
+        **fields,
     }
     data.update(inline("levels", levels if levels is not None else [
         {"order": 1, "small_blind": 10, "big_blind": 20, "ante": 0, "minutes": 5},

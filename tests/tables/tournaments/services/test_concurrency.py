@@ -61,7 +61,8 @@ def test_players_racing_for_the_last_seat_of_a_sit_and_go_one_gets_it(make_playe
     winners = [r for r in results if isinstance(r, Entry)]
     assert len(winners) == 1
     assert sorted(r.code for r in results if isinstance(r, TableError)) == ["tournament_full"] * 3
-    assert Entry.objects.filter(tournament=heads_up, state=EntryState.REGISTERED).count() == 2
+    # The last seat filled: the Sit & Go started (after the winner's commit), both playing.
+    assert Entry.objects.filter(tournament=heads_up, state=EntryState.PLAYING).count() == 2
     assert pool_account(tournament_id=heads_up.pk, currency=Currency.PLAY).balance == 2_000
     assert sorted(wallet_account(user=u, currency=Currency.PLAY).balance for u in racers) == [
         8_900, 10_000, 10_000, 10_000]
