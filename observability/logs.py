@@ -41,10 +41,12 @@ class RoomContextFilter(logging.Filter):
 
 class QuietTasksFilter(logging.Filter):
     """Drops Celery's per-task lines (beat's "Sending due task", the worker's "received" and
-    "succeeded") for the tasks in `tasks`: the sweeper runs every second and logs by itself
-    when it acted. Failures of those tasks are still logged (at ERROR)."""
+    "succeeded") for the tasks in `tasks`: the sweepers run every few seconds (the tables'
+    every second, the tournaments' every five) and log by themselves when they acted.
+    Failures of those tasks are still logged (at ERROR)."""
 
-    def __init__(self, tasks: list[str] | tuple[str, ...] = ("tables.sweep",)) -> None:
+    def __init__(self, tasks: list[str] | tuple[str, ...] = ("tables.sweep", "tournaments.sweep"),
+                 ) -> None:
         super().__init__()
         self.tasks = frozenset(tasks)
 

@@ -113,8 +113,8 @@ def test_a_failing_sweep_task_is_still_logged():
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_with_beat_says_nothing_about_sweeps_but_what_one_did(private_queue, tmp_path,
                                                                        overdue_hand):
-    """A real `celery worker -B` at INFO (LOG_FORMAT=json): beat sends a sweep every second,
-    yet no line mentions the sweep task; the one sweep that acted (on the overdue turn) logs
+    """A real `celery worker -B` at INFO (LOG_FORMAT=json): beat sends the tables' sweep every
+    second and the tournaments' every five, yet no line mentions a sweep task; the one sweep that acted (on the overdue turn) logs
     one JSON line naming the table and hand, and every line is JSON."""
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "pokerroom", "worker", "-B", "--pool", "solo",
@@ -137,7 +137,8 @@ def test_a_worker_with_beat_says_nothing_about_sweeps_but_what_one_did(private_q
         lines += process.communicate(timeout=30)[1].splitlines(keepends=True)
     text = "".join(lines)
     records = [json.loads(line) for line in lines if line.strip()]  # every line is JSON
-    assert "tables.sweep" not in text and "Sending due task" not in text, text
+    assert "Sending due task" not in text, text
+    assert "tables.sweep" not in text and "tournaments.sweep" not in text, text
     acted = [r for r in records if r["logger"] == "tables.services.sweeps"]
     assert [(r["table_id"], r["hand_id"]) for r in acted] == [
         (overdue_hand.table_id, overdue_hand.pk)], text
