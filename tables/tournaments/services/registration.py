@@ -32,11 +32,8 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
     _key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
-        done = Entry.objects.filter(idempotency=key).first()
+        done = _retry_of(Entry.objects.filter(idempotency=key).first(), tournament_id, user)
         if done is not None:
-            if (done.tournament_id, done.user_id) != (tournament_id, user.pk):
-                raise TableError("idempotency_conflict", "This request key was already used "
-                                 "for another request; reload the page and try again.")
             return done
         number = _entry_number(tournament, user)
         try:
@@ -103,11 +100,8 @@ def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
     _key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
-        done = Entry.objects.filter(refund_key=key).first()
+        done = _retry_of(Entry.objects.filter(refund_key=key).first(), tournament_id, user)
         if done is not None:
-            if (done.tournament_id, done.user_id) != (tournament_id, user.pk):
-                raise TableError("idempotency_conflict", "This request key was already used "
-                                 "for another request; reload the page and try again.")
             return done
         entry = Entry.objects.filter(tournament=tournament, user=user,
                                      state=EntryState.REGISTERED).first()
@@ -136,3 +130,12 @@ def entry_refund(tournament: Tournament, entry: Entry, *, key: str) -> None:
     entry.state, entry.refund_key, entry.refunded_at = EntryState.UNREGISTERED, key, timezone.now()
     entry.chips, entry.table, entry.seat = 0, None, None
     entry.save(update_fields=["state", "refund_key", "refunded_at", "chips", "table", "seat"])
+
+
+def _retry_of(entry: Entry | None, tournament_id: int, user: Any) -> Entry | None:
+    """The entry a resent request already made (None: a new request); a key that was used
+    for another player's or tournament's request is refused."""
+    if entry is not None and (entry.tournament_id, entry.user_id) != (tournament_id, user.pk):
+        raise TableError("idempotency_conflict", "This request key was already used for "
+                         "another request; reload the page and try again.")
+    return entry
