@@ -96,6 +96,14 @@ def money_to_minor(units: Decimal, currency: str) -> int:
     return int(minor)
 
 
+def form_currency(form: forms.ModelForm) -> str | None:
+    """The currency a money form's amounts are in: its row's, fixed once saved (or when the
+    form has no currency field), else the one chosen in the form (None if it has an error)."""
+    if form.instance.pk or "currency" not in form.fields:
+        return form.instance.currency
+    return form.cleaned_data.get("currency")
+
+
 def money_fields_clean(form: forms.Form, data: dict, names: tuple[str, ...], *,
                        currency: str, blank_is_zero: tuple[str, ...] = ()) -> None:
     """The form's `MoneyField` amounts in `data`, typed in currency units, to minor units of

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from cashier.money import (
     Currency,
     MoneyField,
+    form_currency,
     money_fields_clean,
     money_format,
     money_input,
@@ -177,10 +178,7 @@ class TableConfigForm(forms.ModelForm):
                 self.initial["rake_cap_by_players"], table.currency)
 
     def currency(self) -> str | None:
-        """The currency the amounts are in: fixed for a saved table, else the one chosen."""
-        if self.instance.pk or "currency" not in self.fields:
-            return self.instance.currency
-        return self.cleaned_data.get("currency")
+        return form_currency(self)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from cashier.money import MoneyField, money_fields_clean, money_input
+from cashier.money import MoneyField, form_currency, money_fields_clean, money_input
 from tables.tournaments.models import BASIS_POINTS, PayoutTier, TournamentTemplate, places_error
 
 MONEY_FIELDS = ("buy_in", "fee", "guarantee")
@@ -41,9 +41,7 @@ class TournamentTemplateForm(forms.ModelForm):
                 self.initial[name] = money_input(self.initial[name], self.instance.currency)
 
     def currency(self) -> str | None:
-        if self.instance.pk or "currency" not in self.fields:
-            return self.instance.currency
-        return self.cleaned_data.get("currency")
+        return form_currency(self)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

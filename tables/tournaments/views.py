@@ -3,6 +3,8 @@ decide). Registering moves money, so its form carries a key made when the page w
 double submit finds the first outcome."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -62,7 +64,7 @@ def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
                    "You are unregistered; your buy-in and fee are back in your wallet.")
 
 
-def _change(request: HttpRequest, tournament_id: int, service: object, done: str
+def _change(request: HttpRequest, tournament_id: int, service: Callable[..., Entry], done: str
             ) -> HttpResponse:
     """Refusals: 403 anonymous, 400 without a key, 409 with the service's reason."""
     get_object_or_404(Tournament, pk=tournament_id)
@@ -72,8 +74,7 @@ def _change(request: HttpRequest, tournament_id: int, service: object, done: str
     if not form.is_valid():
         return HttpResponse("The form lost its request key; reload the page.", status=400)
     try:
-        service(tournament_id=tournament_id, user=request.user,  # type: ignore[operator]
-                key=form.key_for(request.user))
+        service(tournament_id=tournament_id, user=request.user, key=form.key_for(request.user))
     except TableError as e:
         return render(request, "tournaments/_refused.html", {"message": e.message,
                       "tournament_id": tournament_id}, status=409)
