@@ -611,7 +611,7 @@ async def client_run(spec: dict[str, Any], together: Any,
             "lateness": lateness, "counts": dict(counts), "errors": dict(errors),
             "sockets": sockets, "seated_after": seated_after, "left_after": left_after,
             "window": (window["start"], window["end"]), "incomplete": dict(incomplete),
-            "races": sum(b.result.races for b in tasks),
+            "races": dict(sum((b.result.races for b in tasks), Counter())),
             "let_go": sum(b.result.let_go for b in tasks),
             "reconnects": sum(b.result.reconnects for b in tasks),
             "lobby_refreshes": lobby_stats["refreshes"], "lobby_pages": lobby_pages,
@@ -786,7 +786,7 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "lobby_pages": sum(p["lobby_pages"] for p in parts),
         "lobby_polls": [1000 * percentile([x for p in parts for x in p["lobby_polls"]], q)
                         for q in (0.5, 0.95, 0.99)],
-        "races": sum(p["races"] for p in parts),
+        "races": dict(sum((Counter(p["races"]) for p in parts), Counter())),
         "seated_after": max(p["seated_after"] for p in parts),
         "left_after": max(p["left_after"] for p in parts),
         "errors": dict(errors), "load": os.getloadavg(),
@@ -842,7 +842,7 @@ def report(r: dict[str, Any]) -> list[str]:
         f"snapshots per hand: {r['snapshots'] / hands:.3f} ({r['snapshots']:.0f} snapshots, "
         f"{r['server_hands']:.0f} hands, {r['resyncs']:.0f} resyncs; room_snapshots_total)",
         f"trickle: {r['trickle']}, {r['reconnects']} reconnects, {r['lobby_refreshes']} lobby "
-        f"refreshes, {r['races']} races; all seated after {r['seated_after']:.1f} s, all left {r['left_after']:.1f} s after the window",
+        f"refreshes, {sum(r['races'].values())} races {r['races'] or ''}; all seated after {r['seated_after']:.1f} s, all left {r['left_after']:.1f} s after the window",
         f"errors: {r['errors'] or 'none'}",
     ]
 

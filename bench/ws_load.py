@@ -286,7 +286,7 @@ async def client_run(spec: dict[str, Any], together: threading.Barrier) -> dict[
     return {"actions": counted["actions"], "errors": dict(errors),
             "mid_latencies": [x for *key, x in latencies if tuple(key) not in ending],
             "ending_latencies": [x for *key, x in latencies if tuple(key) in ending],
-            "races": sum(b.result.races for b in bots), "seated_after": seated_after,
+            "races": sum(b.result.races.total() for b in bots), "seated_after": seated_after,
             "unseated": dict(unseated),
             "window": (window["start"], window["end"]), "hands": len(hands),
             "snapshots": sum(b.result.snapshot_requests for b in bots)}

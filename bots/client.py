@@ -142,7 +142,7 @@ class BotResult:
     actions: int = 0
     bought_in: int = 0
     cashed_out: int = 0
-    races: int = 0
+    races: Counter[str] = field(default_factory=Counter)  # refused as out of date, by code
     reconnects: int = 0
     throttled: int = 0
     timeouts: int = 0  # turns the server acted on for us (then sat us out; we sat in again)
@@ -368,12 +368,12 @@ class Bot:
             elif code == "seat_taken" and self.seat is None and self.sit_asked is not None:
                 # Someone sat there first (a player, or a bot of another process): try
                 # another free seat on a fresh view of the table.
-                self.result.races += 1
+                self.result.races[code] += 1
                 self.seats_refused.add(self.sit_asked)
                 self.sit_asked = None
                 await self.send({"type": "snapshot"})
             elif code in RACE_ERRORS:
-                self.result.races += 1
+                self.result.races[code] += 1
                 if code == "not_your_turn":
                     self.legal = None
             else:
@@ -518,7 +518,7 @@ def summary_lines(results: list[BotResult], *, seconds: float) -> list[str]:
         errors.update(r.errors)
         flag = f"  last error: {r.last_error}" if r.last_error else ""
         lines.append(f"{r.name:>10}  {r.where:<14}  hands {r.hands:4d}  actions {r.actions:5d}  "
-                     f"net {r.net:+7d}  races {r.races:3d}  throttled {r.throttled}  "
+                     f"net {r.net:+7d}  races {r.races.total():3d}  throttled {r.throttled}  "
                      f"timeouts {r.timeouts}  reconnects {r.reconnects}  "
                      f"errors {dict(r.errors) or 0}{flag}")
     actions = sum(r.actions for r in results)
