@@ -71,7 +71,7 @@ def test_a_hand_played_with_typed_commands_only(room_url, new_page, make_user, m
     assert command(bob, "hand") == f"Your cards: {in_words(cards_on(bob, seat(bob, 2)))}."
 
     # Refusals are answered in words and send nothing; help lists the commands.
-    assert command(alice, "check") == ("You cannot check now. Your turn in preflop: fold, "
+    assert command(alice, "check") == ("You cannot check now. Your turn preflop: fold, "
                                        "call 1, raise to 4 up to 100.")
     assert command(alice, "raise 500") == "You cannot raise to 500: you may raise to 4 up to 100."
     assert command(alice, "raise") == "Say how much: you may raise to 4 up to 100."

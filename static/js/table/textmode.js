@@ -19,8 +19,8 @@ const KEEP = 30;
 const HAND_LINES = 60;
 const LAST_DEFAULT = 5;
 
-const STREET_WORDS = { preflop: "preflop", flop: "the flop", turn: "the turn", river: "the river",
-  showdown: "showdown", over: "the hand is over" };
+const STREET_WORDS = { preflop: "preflop", flop: "on the flop", turn: "on the turn",
+  river: "on the river" };
 
 export const HELP = "Commands: hand (your cards), board, pot, stacks (every seat), " +
   "time (time to act and your time bank), last (this hand's last actions; last 10 for ten), " +
@@ -58,7 +58,8 @@ export class TextMode {
     this.input = $("text-mode-input");
     this.answerEl = $("text-mode-answer");
     this.history = $("text-mode-history");
-    $("text-mode-form").addEventListener("submit", (e) => {
+    // (Without the page's form — a test importing the module — `run` still answers.)
+    $("text-mode-form")?.addEventListener("submit", (e) => {
       e.preventDefault();
       const command = this.input.value;
       this.input.value = "";
@@ -226,7 +227,7 @@ export class TextMode {
       legal.call && `call ${m(legal.call_amount)}`,
       (legal.bet || legal.raise) && sizeWords(legal, m),
     ].filter(Boolean);
-    return `Your turn in ${STREET_WORDS[state.hand.street] || state.hand.street}: ${options.join(", ")}.`;
+    return `Your turn ${STREET_WORDS[state.hand.street] || ""}: ${options.join(", ")}.`.replace(" :", ":");
   }
 
   /**
