@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.players import TIMEOUT, seat, stack_of, wait_hand_over
+from tests.browser.players import TIMEOUT, seat, shot, stack_of, wait_hand_over
 from tests.browser.test_table_browser import seated_pair, sit_out_both
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -78,6 +78,7 @@ def test_a_hand_played_with_typed_commands_only(room_url, new_page, make_user, m
     assert command(bob, "call") == "It is not your turn: alice is to act."
     assert "stacks (every seat)" in command(alice, "help")
     assert command(alice, "dance") == 'Unknown command "dance". Type help for the list.'
+    shot(alice, "table-text-mode")
 
     # The actions send what the action bar sends: alice calls, bob checks, the flop comes.
     assert command(alice, "call") == "Sent: call 1."
@@ -164,6 +165,7 @@ def test_the_action_bar_works_from_the_keyboard_alone(room_url, new_page, make_u
     # Alice tabs from her buttons to the amount (visible focus on each), types, Enter raises.
     focus_by_tab(alice, "#act-raise")
     assert focus_ring(alice) != "none"
+    shot(alice, "action-bar-keyboard-focus")
     focus_by_tab(alice, "#bet-amount")
     assert focus_ring(alice) != "none"
     alice.keyboard.press("Control+A")
