@@ -1,6 +1,7 @@
 /**
  * The live table page: wires the socket (client.js), the state (state.js), the drawing
- * (render.js), the action bar (actions.js), the keyboard and the side panel.
+ * (render.js), the action bar (actions.js), the keyboard, the side panel, the live regions
+ * (live.js) and the text mode for screen readers (textmode.js).
  * The server decides everything; this page shows its state and offers its legal actions.
  * @module table/main
  */

@@ -1,6 +1,7 @@
 /**
  * The player's table settings, kept in this browser (localStorage): sound muted, amounts in big
- * blinds, dealer lines (who won what) in the chat panel, the text mode for screen readers. A browser that refuses storage (private mode) still works with the defaults.
+ * blinds, dealer lines (who won what) in the chat panel, the text mode for screen readers.
+ * A browser that refuses storage (private mode) still works with the defaults.
  * @module table/settings
  */
 
