@@ -65,6 +65,11 @@ def test_no_page_a_player_uses_has_a_serious_accessibility_violation(room_url, n
     expect(seat(ann, 1).locator(".card[data-card]")).to_have_count(2, timeout=TIMEOUT)
     expect(ann.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
     found["the table, a hand dealt"] = problems(ann)
+    ann.locator("#toggle-text-mode").click()  # the text mode for screen readers, answering
+    ann.locator("#text-mode-input").fill("stacks")
+    ann.locator("#text-mode-input").press("Enter")
+    expect(ann.locator("#text-mode-history li")).to_have_count(1)
+    found["the table in text mode"] = problems(ann)
 
     ann.get_by_role("button", name="Fold").click()  # heads-up, the button acts first
     hand = wait_for(lambda: Hand.objects.filter(table=table, finished_at__isnull=False).first())

@@ -63,7 +63,7 @@ def test_two_players_play_a_hand_to_showdown(room_url, new_page, make_table):
     # Buttons have accessible names; a screen reader hears whose turn it is and the options.
     expect(alice.get_by_role("button", name="Raise to 4")).to_be_visible()
     expect(alice.get_by_role("button", name="Call 1")).to_be_visible()
-    expect(alice.locator("#announcer[aria-live]")).to_contain_text("Your turn: fold, call 1")
+    expect(alice.locator("#turn-announcer[aria-live=assertive]")).to_contain_text("Your turn: fold, call 1")
     shot(alice, "table-alice-to-act")
     alice.set_viewport_size({"width": 390, "height": 844})
     alice.locator("#action-bar").scroll_into_view_if_needed()

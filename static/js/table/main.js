@@ -1,6 +1,7 @@
 /**
  * The live table page: wires the socket (client.js), the state (state.js), the drawing
- * (render.js), the action bar (actions.js), the keyboard and the side panel.
+ * (render.js), the action bar (actions.js), the keyboard, the side panel, the live regions
+ * (live.js) and the text mode for screen readers (textmode.js).
  * The server decides everything; this page shows its state and offers its legal actions.
  * @module table/main
  */
@@ -16,6 +17,8 @@ import { Sound } from "./sound.js";
 import { TurnAlert } from "./alerts.js";
 import { bindToggle } from "./settings.js";
 import { ChatPanel } from "./chat.js";
+import { LiveRegions } from "./live.js";
+import { TextMode } from "./textmode.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -35,18 +38,20 @@ const turnAlert = new TurnAlert({ tableName: root.dataset.tableName, turnIcon: r
 let checking = null;
 let lastPhase = "none";
 
-let spoken = [];
+const live = new LiveRegions();
 
-/** Read aloud (aria-live; what happens in one frame is read together) and keep in the log. */
-function say(text, { log = true } = {}) {
-  if (!spoken.length) {
-    requestAnimationFrame(() => {
-      $("announcer").textContent = spoken.join(" ");
-      spoken = [];
-    });
-  }
-  spoken.push(text);
-  if (log) logLine(text);
+/** A game event: read aloud (the polite region merges a burst), kept in the log and for text mode. */
+function say(text) {
+  live.game(text);
+  logLine(text);
+  textMode.hear(text);
+}
+
+/** The viewer must act now ("Your turn: …"): the assertive region, and the log. */
+function sayUrgent(text) {
+  live.urgent(text);
+  logLine(text);
+  textMode.hear(text);
 }
 
 const STATUS_TEXT = {
@@ -76,8 +81,9 @@ const client = new TableClient({
   onStatus: setStatus,
 });
 
-const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say });
+const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say: sayUrgent });
 const chat = new ChatPanel({ state: () => state, send: (m) => client.send(m), loggedIn });
+const textMode = new TextMode({ state: () => state, bar });
 
 function receive(msg) {
   if (msg.type === "events") {
@@ -116,6 +122,9 @@ function receive(msg) {
     if (out.mine) afterMyChange(msg.event);
     if (out.refresh) queueRefresh();
     if (msg.event.type === "hand_end" && msg.event.recent) chat.dealer(msg.event.recent.summary);
+    if (msg.event.type === "chat" && !chat.muted().has(msg.event.player_id)) {
+      live.chat(`${msg.event.name} says: ${msg.event.text}`);
+    }
     if (out.newHand || out.mine || msg.event.next_commitment) contribute();
     if (out.myTurn && bar.runPreAction()) return draw();
     queueDraw();
@@ -126,7 +135,7 @@ function receive(msg) {
   } else if (msg.type === "error") {
     // entropy for a deck dealt a moment before it arrived: nothing for the player to do
     if (msg.code === "entropy_refused") return;
-    if (!chat.takeError(msg)) showError(msg);
+    if (!chat.takeError(msg)) { showError(msg); textMode.refused($("table-error").textContent); }
   }
 }
 
@@ -197,7 +206,7 @@ function tick() {
   if (mine && phase === "bank") clock.textContent = `Time bank: ${Math.ceil(seconds)} s left`;
   showMyTimeBank(phase === "bank" && mine ? seconds : null);
   if (mine && phase === "countdown" && lastPhase !== "countdown") {
-    say(`Hurry: ${Math.ceil(seconds)} seconds left to act.`, { log: false });
+    live.urgent(`Hurry: ${Math.ceil(seconds)} seconds left to act.`);
     sound.play("hurry");
   }
   lastPhase = mine ? phase : "none";
@@ -328,6 +337,8 @@ $("leave").addEventListener("click", () => {
 
 bindToggle($("toggle-mute"), "muted", (on) => { sound.muted = on; });
 bindToggle($("toggle-bb"), "bigBlinds", (on) => { showBigBlinds(on); draw(); bar.relabel(); });
+bindToggle($("toggle-text-mode"), "textMode", (on) => textMode.show(on));
+$("toggle-text-mode").addEventListener("click", () => textMode.show(textMode.on, { focus: true }));
 window.addEventListener("resize", queueDraw); // bets are placed clear of the caption by size
 bindKeyboard();
 client.connect();
