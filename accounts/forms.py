@@ -6,8 +6,10 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.urls import reverse
 from django.utils import timezone
 
+from accounts import avatars
 from accounts.models import MINIMUM_AGE, Deck, TableTheme, User, age_on
 
 
@@ -59,6 +61,20 @@ def _sizes(text: str, *, low: float, high: float, whole: bool, words: str) -> li
     return sorted(set(int(x) if whole else x for x in sizes))
 
 
+class AvatarSelect(forms.RadioSelect):
+    """The avatar choices, each drawn beside its name (`generated`: the player's own)."""
+
+    option_template_name = "accounts/widgets/avatar_option.html"
+    user_id: int | None = None
+
+    def create_option(self, name: str, value: Any, label: Any, selected: Any, index: int,
+                      subindex: int | None = None, attrs: dict | None = None) -> dict[str, Any]:
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        key = avatars.avatar_key(self.user_id or 0, str(value))
+        option["avatar_url"] = reverse("accounts:avatar", args=[key])
+        return option
+
+
 class ProfileForm(forms.ModelForm):
     """Display names are checked by User.clean (accounts/names.py). The deck and the table
     theme keep their value when a form leaves them out."""
@@ -66,6 +82,11 @@ class ProfileForm(forms.ModelForm):
     deck = forms.ChoiceField(choices=Deck.choices, required=False, widget=forms.RadioSelect)
     table_theme = forms.ChoiceField(choices=TableTheme.choices, required=False,
                                     widget=forms.RadioSelect, label="Table theme")
+
+    avatar = forms.ChoiceField(
+        choices=avatars.CHOICES, required=False, widget=AvatarSelect,
+        help_text="Shown on your seat at the tables. Pick an emblem, or keep the pattern "
+                  "generated for your account.")
 
     preflop_sizes = forms.CharField(
         required=False, label="Preflop raise buttons",
@@ -77,10 +98,11 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "deck", "table_theme")
+        fields = ("display_name", "email", "avatar", "deck", "table_theme")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["avatar"].widget.user_id = self.instance.pk
         saved = self.instance.bet_presets or {}
         self.initial["preflop_sizes"] = ", ".join(f"{x:g}" for x in saved.get("preflop", []))
         self.initial["postflop_sizes"] = ", ".join(f"{x:g}" for x in saved.get("postflop", []))
@@ -103,6 +125,9 @@ class ProfileForm(forms.ModelForm):
 
     def clean_deck(self) -> str:
         return self.cleaned_data["deck"] or self.instance.deck
+
+    def clean_avatar(self) -> str:
+        return self.cleaned_data["avatar"] or self.instance.avatar
 
     def clean_table_theme(self) -> str:
         return self.cleaned_data["table_theme"] or self.instance.table_theme

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from accounts import avatars
 from accounts.names import check_display_name, check_new_username, normalize_display_name
 
 MINIMUM_AGE = 18
@@ -39,15 +40,28 @@ class User(AbstractUser):
                             help_text="How the cards are drawn for him.")
     table_theme = models.CharField(max_length=5, choices=TableTheme.choices,
                                    default=TableTheme.GREEN, verbose_name="table theme")
+    avatar = models.CharField(
+        max_length=12, choices=avatars.CHOICES, default=avatars.GENERATED,
+        help_text="Shown on his seat: a built-in emblem, or a pattern generated from his id "
+                  "(accounts/avatars.py). No uploads.")
     bet_presets = models.JSONField(
         default=dict, blank=True,
         help_text='His own bet-size buttons: {"preflop": [2.5, 3] (multiples of the big blind, '
                   'or of the raise he faces), "postflop": [33, 50, 75] (% of the pot)}; empty: '
                   "the room's.")
+    hotkeys = models.JSONField(
+        default=dict, blank=True,
+        help_text='His keyboard shortcuts at the table, {action: key} (accounts/hotkeys.py); '
+                  "empty: the room's (F, C, R, 1 to 4).")
 
     @property
     def table_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def avatar_key(self) -> str:
+        """What his seat carries to the tables (accounts/avatars.py): never a URL."""
+        return avatars.avatar_key(self.pk, self.avatar)
 
     def clean(self) -> None:
         """Names that could pass for another player are refused (accounts/names.py), in every

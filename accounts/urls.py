@@ -11,4 +11,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("avatars/<str:key>.svg", views.avatar, name="avatar"),
+    path("profile/hotkeys/", views.hotkeys, name="hotkeys"),
 ]

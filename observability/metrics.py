@@ -44,7 +44,7 @@ EFFECT_FAILURES = Counter("room_effect_failures", "What a committed table step d
                           ["effect"])
 
 # Sockets ---------------------------------------------------------------------------------------
-SOCKETS = Gauge("room_sockets_open", "WebSockets open now, by kind (table, lobby).", ["kind"],
+SOCKETS = Gauge("room_sockets_open", "WebSockets open now, by kind (table, lobby, tournament).", ["kind"],
                 multiprocess_mode="livesum")
 RESYNCS = Counter("room_resyncs", "Catch-ups from a known version (a reconnect with "
                   "?last_version=, a hello, a gap fill): missed events or a snapshot.")

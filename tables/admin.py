@@ -48,6 +48,7 @@ class TableConfigAdmin(admin.ModelAdmin):
             "sit_out_limit_minutes", "hand_pause_seconds",
         )}),
         ("Chat", {"fields": ("chat_spectators",)}),
+        ("Game options", {"fields": ("straddle_allowed", "run_it_twice_allowed", "rabbit_hunt_allowed")}),
         ("Time bank", {
             "fields": ("time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
                        "time_bank_cap_seconds"),

@@ -7,7 +7,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -265,6 +265,14 @@ def _int_field(content: dict, name: str, *, required: bool = True) -> int | None
     return value
 
 
+def _bool_field(content: dict, name: str, *, default: bool | None = None) -> bool:
+    """`content[name]`, true or false; absent: `default` when there is one."""
+    value = content.get(name, default)
+    if type(value) is not bool:
+        raise BadRequest("bad_request", f"'{name}' must be true or false.")
+    return value
+
+
 def _request_key(content: dict, user_id: int) -> str:
     """The idempotency key of a money-moving message, from its client-made `request_id`: a
     message resent (after a reconnect, say) with the same id moves money once."""
@@ -283,57 +291,61 @@ def in_thread(service: Callable[..., Any]) -> Callable[..., Any]:
     return database_sync_to_async(service, thread_sensitive=False)
 
 
-class TableConsumer(RoomConsumer):
-    """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
-    in a thread, answers errors; events arrive already redacted through the process's hub
-    (`take`) and are forwarded in version order (a gap is filled from HandEvent)."""
+class EventStream(RoomConsumer):
+    """A socket that follows one versioned event log (a table's, a tournament's): on connect
+    a snapshot, or the events missed since `last_version`; then the log's broadcasts, taken
+    from the process's hub and sent in version order, a gap filled from the database. What
+    the log is, the subclass says: `read_snapshot` and `read_events` (run in a thread).
 
-    table_id: int
-    user_id: int | None
+    Call `stream_start` before joining a group, `stream_join` for each group; `stream_message`
+    answers the messages every stream understands (`ping`, `snapshot`, `hello`)."""
+
     version: int | None
+    user_id: int | None
 
-    async def connect(self) -> None:
-        if not await self.admitted():
-            return
-        server_loop_use(asyncio.get_running_loop())
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        user = self.scope.get("user")
-        self.user_id = user.pk if user is not None and user.is_authenticated else None
+    def read_snapshot(self) -> Mapping[str, Any]:
+        """The snapshot frame (its `version` is where the events resume)."""
+        raise NotImplementedError
+
+    def read_events(self, last_version: int) -> list[dict[str, Any]] | None:
+        """The `event` messages after `last_version`, or None: a snapshot is needed."""
+        raise NotImplementedError
+
+    def stream_start(self) -> None:
         self.version = None
-        self.closed, self.present = False, False
         self.ahead: dict[int, dict[str, Any]] = {}  # events not sent yet, by version
         self.fill_due = False
         # Held while events are sent or read from the database: one delivery at a time, in
         # order. The hub never waits for it (held events go out when the holder is done).
         self.delivering = asyncio.Lock()
         self.groups_joined: list[str] = []
-        if not await database_sync_to_async(_table_open)(self.table_id):
-            await self.close(code=4404)
-            return
-        group = table_group(self.table_id)  # before reading the table: no event falls between
+
+    async def stream_join(self, group: str) -> None:
+        """Join `group` before reading the log: no event falls between the two."""
         await fanout.hub().join(group, self)
         self.groups_joined.append(group)
-        await self.accept()
-        await self.resync(_query_last_version(self.scope))
-        if self.user_id is not None:
-            ids = {"table_id": self.table_id, "user_id": self.user_id}
-            dropped_at = await database_sync_to_async(services.presence_join)(**ids)
-            self.present = True
-            if dropped_at is not None:
-                await database_sync_to_async(services.hand_reconnect_bonus)(
-                    **ids, dropped_at=dropped_at)
 
     async def ended(self) -> None:
-        """Leave the hub's groups and count the socket out, whether the socket closed or the
-        consumer failed."""
+        """Leave the hub's groups, whether the socket closed or the consumer failed."""
         self.closed = True
         for group in getattr(self, "groups_joined", []):
             await fanout.hub().leave(group, self)
         self.groups_joined = []
-        if getattr(self, "present", False):
-            self.present = False
-            await database_sync_to_async(services.presence_leave)(
-                table_id=self.table_id, user_id=self.user_id)
+
+    async def stream_message(self, kind: object, content: dict[str, Any]) -> bool:
+        """Answer `ping`, `snapshot` and `hello`; False for any other message."""
+        if kind == "ping":
+            await self.send_json(pong_frame())
+        elif kind == "snapshot":
+            self.spend(admission.SNAPSHOT_TOKENS - 1)
+            await self.send_snapshot()
+        elif kind == "hello":
+            last_version = _int_field(content, "last_version")
+            self.spend(admission.hello_cost(last_version=last_version, current=self.version) - 1)
+            await self.resync(last_version)
+        else:
+            return False
+        return True
 
     # Resync -------------------------------------------------------------------------------
     async def resync(self, last_version: int | None) -> None:
@@ -352,8 +364,7 @@ class TableConsumer(RoomConsumer):
 
     async def _resync(self, last_version: int | None) -> None:
         if last_version is not None:
-            events = await database_sync_to_async(events_since)(
-                table_id=self.table_id, last_version=last_version, user_id=self.user_id)
+            events = await database_sync_to_async(self.read_events)(last_version)
             if events is not None:
                 self.version = last_version
                 for message in events:
@@ -365,8 +376,7 @@ class TableConsumer(RoomConsumer):
 
     async def _snapshot(self) -> None:
         metrics.SNAPSHOTS.inc()
-        snap = await database_sync_to_async(table_snapshot)(
-            table_id=self.table_id, user_id=self.user_id)
+        snap = await database_sync_to_async(self.read_snapshot)()
         self.version = snap["version"]
         self.forget_delivered()
         await self.send_json(snap)
@@ -424,26 +434,66 @@ class TableConsumer(RoomConsumer):
         if self.version is not None:
             self.ahead = {v: i for v, i in self.ahead.items() if v > self.version}
 
+
+class TableConsumer(EventStream):
+    """One viewer of one table (docs/protocol.md). Thin: validates a message, calls a service
+    in a thread, answers errors; events arrive already redacted through the process's hub
+    and are forwarded in version order (`EventStream`; a gap is filled from HandEvent)."""
+
+    table_id: int
+    user_id: int | None
+    version: int | None
+
+    async def connect(self) -> None:
+        if not await self.admitted():
+            return
+        server_loop_use(asyncio.get_running_loop())
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.closed, self.present = False, False
+        self.stream_start()
+        if not await database_sync_to_async(_table_open)(self.table_id):
+            await self.close(code=4404)
+            return
+        await self.stream_join(table_group(self.table_id))
+        await self.accept()
+        await self.resync(query_last_version(self.scope))
+        if self.user_id is not None:
+            ids = {"table_id": self.table_id, "user_id": self.user_id}
+            dropped_at = await database_sync_to_async(services.presence_join)(**ids)
+            self.present = True
+            if dropped_at is not None:
+                await database_sync_to_async(services.hand_reconnect_bonus)(
+                    **ids, dropped_at=dropped_at)
+
+    def read_snapshot(self) -> Mapping[str, Any]:
+        return table_snapshot(table_id=self.table_id, user_id=self.user_id)
+
+    def read_events(self, last_version: int) -> list[dict[str, Any]] | None:
+        return events_since(table_id=self.table_id, last_version=last_version,
+                            user_id=self.user_id)
+
+    async def ended(self) -> None:
+        """Leave the hub's groups and count the socket out, whether the socket closed or the
+        consumer failed."""
+        await super().ended()
+        if getattr(self, "present", False):
+            self.present = False
+            await database_sync_to_async(services.presence_leave)(
+                table_id=self.table_id, user_id=self.user_id)
+
     # Client messages ----------------------------------------------------------------------
     async def handle(self, content: dict[str, Any]) -> None:
         kind = content.get("type")
-        if kind == "ping":
-            await self.send_json(pong_frame())
-            return
-        if kind == "snapshot":
-            self.spend(admission.SNAPSHOT_TOKENS - 1)
-            await self.send_snapshot()
-            return
-        if kind == "hello":
-            last_version = _int_field(content, "last_version")
-            self.spend(admission.hello_cost(last_version=last_version, current=self.version) - 1)
-            await self.resync(last_version)
+        if await self.stream_message(kind, content):
             return
         if kind in CHAT_TYPES:
             await self.chat_message(kind, content)
             return
         if kind not in ("sit", "leave", "top_up", "act", "show", "muck", "always_show",
-                        "entropy", *NO_ARGS):
+                        "sit_out_next_bb", "straddle", "run_twice", "entropy", "rabbit_hunt",
+                        *NO_ARGS):
             raise BadRequest("unknown_type", f"Unknown message type {kind!r}; see docs/protocol.md.")
         if self.user_id is None:
             raise BadRequest("login_required", "Log in to play; anonymous visitors may only watch.")
@@ -459,15 +509,24 @@ class TableConsumer(RoomConsumer):
                 expected_version=_int_field(content, "version"))
         elif kind == "show":  # at a showdown that asks, or in the pause after the hand
             await in_thread(services.hand_show)(**ids)
+        elif kind == "rabbit_hunt":  # the board a fold-out left undealt (rabbit_hunting.py)
+            await in_thread(services.rabbit_hunt)(
+                **ids, hand_id=_int_field(content, "hand_id"))
         elif kind == "muck":
             await in_thread(services.act)(**ids, action=kind, expected_version=_int_field(
                 content, "version", required=False))
         elif kind == "always_show":
-            on = content.get("on")
-            if not isinstance(on, bool):
-                raise BadRequest("bad_request", "'on' must be true or false.")
+            on = _bool_field(content, "on")
             await in_thread(services.seat_always_show)(**ids, on=on)
             await self.send_json({"type": "always_show", "on": on})
+        elif kind == "sit_out_next_bb":  # answered by the seat's `status` event
+            await in_thread(services.sit_out_next_bb)(**ids, on=_bool_field(content, "on"))
+        elif kind == "run_twice":  # asked when all in before the river (docs/protocol.md)
+            await in_thread(services.hand_run_twice)(**ids, twice=_bool_field(content, "twice"))
+        elif kind == "straddle":
+            on = _bool_field(content, "on")
+            await in_thread(services.seat_straddle)(**ids, on=on)
+            await self.send_json({"type": "straddle", "on": on})
         elif kind == "entropy":  # a seated player's share of the next deal's order (dealing.py)
             commitment, value = content.get("commitment"), content.get("value")
             if not (fairness.is_hex(commitment, 32) and fairness.is_hex(value, 32)):
@@ -480,7 +539,8 @@ class TableConsumer(RoomConsumer):
             key = _request_key(content, self.user_id)
             if kind == "sit":
                 await in_thread(_sit)(**ids, number=_int_field(content, "seat"),
-                                      amount=_int_field(content, "amount"), idempotency_key=key)
+                                      amount=_int_field(content, "amount"), idempotency_key=key,
+                                      post_bb=_bool_field(content, "post_bb", default=False))
             elif kind == "leave":
                 await in_thread(services.seat_leave)(**ids, idempotency_key=key)
             else:
@@ -513,19 +573,20 @@ class TableConsumer(RoomConsumer):
 
 
 def _sit(*, table_id: int, user_id: int, number: int, amount: int,
-         idempotency_key: str) -> None:
+         idempotency_key: str, post_bb: bool) -> None:
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.get(pk=user_id)
     services.seat_take(table_id=table_id, user=user, number=number, amount=amount,
-                       idempotency_key=idempotency_key)
+                       idempotency_key=idempotency_key, post_bb=post_bb)
 
 
 def _table_open(table_id: int) -> bool:
     return TableConfig.objects.filter(pk=table_id, is_active=True).exists()
 
 
-def _query_last_version(scope: dict[str, Any]) -> int | None:
+def query_last_version(scope: dict[str, Any]) -> int | None:
+    """The `?last_version=N` a reconnecting socket resumes from (None: none, or not a number)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     values = query.get("last_version")
     if not values:

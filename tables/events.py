@@ -27,18 +27,28 @@ class SeatTaken(TypedDict):
     seat: int
     player_id: int
     name: str
+    avatar: str  # a key (accounts/avatars.py), drawn by /accounts/avatars/<key>.svg
     stack: int
     status: str
     next_commitment: NotRequired[str]  # the table's first deck, committed (dealing.py)
 
 
 class SeatLeft(TypedDict):
-    """The seat is free again; `cashed_out` went back to the wallet."""
+    """The seat is free again; `cashed_out` went back to the wallet. At a tournament table,
+    `moved_to` names the table the player was moved to (balancing, a broken table)."""
 
     type: Literal["seat_left"]
     seat: int
     player_id: int
     cashed_out: int
+    moved_to: NotRequired[int]
+
+
+class TableClosed(TypedDict):
+    """A tournament's table broke (its players were moved) or the tournament ended: no hand
+    is dealt here again."""
+
+    type: Literal["table_closed"]
 
 
 class Leaving(TypedDict):
@@ -49,13 +59,15 @@ class Leaving(TypedDict):
 
 
 class Status(TypedDict):
-    """Sit out / in, post or wait for the big blind, a blind missed while sitting out."""
+    """Sit out / in, post or wait for the big blind, a blind missed while sitting out, sit out
+    when the big blind comes (`sit_out_next_bb`)."""
 
     type: Literal["status"]
     seat: int
     status: str
     post_bb: bool
     missed_blinds: bool
+    sit_out_next_bb: bool
 
 
 class TopUp(TypedDict):
@@ -99,7 +111,7 @@ class HandStart(TypedDict):
 
 
 class PostedBlind(TypedDict):
-    """A live blind (`sb`, `bb`, `extra_bb`)."""
+    """A live blind (`sb`, `bb`, `extra_bb`) or the straddle under the gun (`straddle`)."""
 
     type: Literal["posted_blind"]
     seat: int
@@ -204,11 +216,59 @@ class Board(TypedDict):
     pots: list[Pot]
 
 
+class RunTwiceOffer(TypedDict):
+    """Everyone still in is all in before the river: `seats` are asked whether to run the
+    rest of the board twice, until `deadline` (no answer: once). Send `run_twice`."""
+
+    type: Literal["run_twice_offer"]
+    seats: list[int]
+    deadline: str
+
+
+class RunTwiceVote(TypedDict):
+    """A player asked answered: `twice` true, or false (once: that settles it)."""
+
+    type: Literal["run_twice_vote"]
+    seat: int
+    twice: bool
+
+
+class RunTwiceDecided(TypedDict):
+    """The board is run `runs` times (1 or 2); the `board` and `second_board` events follow."""
+
+    type: Literal["run_twice_decided"]
+    runs: int
+
+
+class SecondBoard(TypedDict):
+    """The second run's street: `cards` new, `board` the second run's whole board so far (the
+    cards out when the players were asked, then its own)."""
+
+    type: Literal["second_board"]
+    street: str
+    cards: Cards
+    board: Cards
+
+
 class Shown(TypedDict):
     type: Literal["shown"]
     seat: int
     cards: Cards
     description: NotRequired[str]
+
+
+class RabbitHunt(TypedDict):
+    """After hand `hand_id` was folded to one player before the river, `seat` (dealt in) asked
+    for its rabbit: `cards` would have come after `board`. Not part of the hand (its board,
+    result and history are unchanged); `openings` open those board positions of the deck's
+    commitment and nothing else (tables/engine/rabbit.py)."""
+
+    type: Literal["rabbit_hunt"]
+    hand_id: int
+    seat: int
+    board: Cards
+    cards: Cards
+    openings: list[dict[str, Any]]
 
 
 class Mucked(TypedDict):
@@ -225,6 +285,7 @@ class PotAwarded(TypedDict):
     winners: list[int]
     shares: list[list[int]]
     hands: NotRequired[list[list[Any]]]
+    runs: NotRequired[list[dict[str, Any]]]  # run it twice: per run its board, amount, shares
 
 
 class Rake(TypedDict):
@@ -301,7 +362,10 @@ class SnapshotTable(TypedDict):
     countdown_seconds: int
     hand_pause_seconds: int
     chat_spectators: bool
+    straddle_allowed: bool
+    run_it_twice_allowed: bool
     time_bank: TimeBankTerms | None  # None: the table has no time bank
+    rabbit_hunt: bool  # players may ask for a folded-out hand's rabbit
 
 
 class SnapshotSeat(TypedDict):
@@ -310,6 +374,7 @@ class SnapshotSeat(TypedDict):
     seat: int
     player_id: int
     name: str
+    avatar: str  # a key (accounts/avatars.py), as in `seat_taken`
     stack: int
     status: str
     in_hand: bool
@@ -324,6 +389,7 @@ class SnapshotSeat(TypedDict):
     mucked: bool
     missed_blinds: bool
     post_bb: bool
+    sit_out_next_bb: bool
     leaving: bool
     time_bank: int
     time_bank_running: bool
@@ -332,6 +398,15 @@ class SnapshotSeat(TypedDict):
 class Blinds(TypedDict):
     sb: int
     bb: int
+    straddle: int | None  # the seat that straddled under the gun, if one did
+
+
+class RunOffer(TypedDict):
+    """The run-it-twice question while open: `votes` seat (as text) -> true/false/null."""
+
+    seats: list[int]
+    votes: dict[str, bool | None]
+    deadline: str | None
 
 
 class SnapshotHand(TypedDict):
@@ -353,6 +428,9 @@ class SnapshotHand(TypedDict):
     result: dict[str, Any] | None
     deal_order: list[int]
     blinds: Blinds | None
+    rabbit: Cards | None  # the rabbit hunt's cards, once shown (never part of `board`)
+    board2: Cards | None  # run it twice: the second run's board
+    run_offer: RunOffer | None  # run it twice: the open question
 
 
 class MutedPlayer(TypedDict):
@@ -369,6 +447,7 @@ class SnapshotViewer(TypedDict):
     name: str | None
     seat: int | None
     always_show: bool
+    straddle: bool
     legal: dict[str, Any] | None
     muted: list[int]
     muted_players: list[MutedPlayer]
@@ -395,14 +474,262 @@ EVENTS: dict[str, type] = {
     get_args(get_type_hints(t)["type"])[0]: t
     for t in (SeatTaken, SeatLeft, Leaving, Status, TopUp, Stacks, HandStart, PostedBlind,
               PostedAnte, HoleCards, Turn, DeadlineExtended, Action, ReturnedUncalled, Board,
-              Shown, Mucked, PotAwarded, Rake, HandEnd, TimeBank, TimeBanks, Chat, ChatHidden)
+              Shown, Mucked, PotAwarded, Rake, HandEnd, TimeBank, TimeBanks, Chat, ChatHidden,
+              RabbitHunt, RunTwiceOffer, RunTwiceVote, RunTwiceDecided, SecondBoard,
+              TableClosed)
 }
 # Fields only the addressee's copy carries.
 PRIVATE: dict[str, frozenset[str]] = {"hole_cards": frozenset({"cards"}),
                                       "turn": frozenset({"legal"})}
 # Events that leave the running hand as it was: they never make an `act` stale.
 NOT_HAND_PROGRESS = frozenset({"deadline_extended", "time_bank", "time_banks", "chat",
-                               "chat_hidden"})
+                               "chat_hidden", "rabbit_hunt"})
+
+
+# The tournament protocol (/ws/tournaments/<id>/, tables/tournaments/consumers.py) ------------
+# Every tournament event is public: nothing is redacted. Players are named by their public
+# table name (`player`) and user id (`player_id`), never by their login.
+class PayoutPlace(TypedDict):
+    """A paid place for the field so far: its share (basis points) and prize (minor units)."""
+
+    place: int
+    share: int
+    prize: int
+
+
+class TournamentCreated(TypedDict):
+    type: Literal["created"]
+    state: str
+    name: str
+    starts_at: str | None
+
+
+class TournamentRegistered(TypedDict):
+    """An entry (or a re-entry: `entry` 2, 3, ...) bought; the field and payouts now."""
+
+    type: Literal["registered"]
+    player: str
+    player_id: int
+    entry: int
+    entries: int
+    players: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+
+
+class TournamentUnregistered(TypedDict):
+    """An entry refunded before the start; the field and payouts now."""
+
+    type: Literal["unregistered"]
+    player: str
+    player_id: int
+    entry: int
+    entries: int
+    players: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+
+
+class SeatedPlayer(TypedDict):
+    seat: int
+    player_id: int
+    name: str
+
+
+class TournamentTable(TypedDict):
+    table_id: int
+    name: str
+    players: list[SeatedPlayer]
+
+
+class TournamentStarted(TypedDict):
+    """The tournament started with `entries`, seated at `tables`."""
+
+    type: Literal["started"]
+    entries: int
+    tables: list[TournamentTable]
+
+
+class NextLevel(TypedDict):
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+
+
+class TournamentLevel(TypedDict):
+    """Level `level` (1, 2, ...) is in force from the next hand until `until` (None: the last
+    level never ends); `next` the level after it (None: none), a break or not."""
+
+    type: Literal["level"]
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+    until: str | None
+    next: NextLevel | None
+
+
+class TournamentBreak(TypedDict):
+    """A break after level `after_level`, `seconds` long, until `until`: no hand starts."""
+
+    type: Literal["break"]
+    after_level: int
+    seconds: int | None
+    until: str | None
+
+
+class TournamentChips(TypedDict):
+    """The stacks at `table_id` as its next hand starts: {"<player_id>": chips}."""
+
+    type: Literal["chips"]
+    table_id: int
+    stacks: dict[str, int]
+
+
+class TournamentBusted(TypedDict):
+    """An entry is out, in `place`. In a multi-table event: the `table_id` he busted at, and
+    `reentry` whether he may buy in again (registration open, his re-entries not used up)."""
+
+    type: Literal["busted"]
+    player: str
+    player_id: int
+    entry: int
+    place: int
+    players_left: int
+    table_id: NotRequired[int]
+    reentry: NotRequired[bool]
+
+
+class TournamentSeated(TypedDict):
+    """A late registrant or a re-entry took a seat, with a full starting `stack`."""
+
+    type: Literal["seated"]
+    player: str
+    player_id: int
+    entry: int
+    table_id: int
+    seat: int
+    stack: int
+
+
+class TournamentMoved(TypedDict):
+    """A player was moved between hands (`reason`: balancing, or his table broke)."""
+
+    type: Literal["moved"]
+    player: str
+    player_id: int
+    reason: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+
+
+class TournamentHandForHand(TypedDict):
+    """Hand-for-hand on (at the bubble) or off (in the money): while on, no table deals its
+    next hand until every table has finished the current one."""
+
+    type: Literal["hand_for_hand"]
+    on: bool
+    players_left: int
+    paid: int
+
+
+class FinishedPlace(TypedDict):
+    place: int | None
+    player: str
+    player_id: int
+    entry: int
+    prize: int
+
+
+class TournamentFinished(TypedDict):
+    """The end: every entry's place and prize (minor units), best first."""
+
+    type: Literal["finished"]
+    places: list[FinishedPlace]
+
+
+class TournamentCancelled(TypedDict):
+    type: Literal["cancelled"]
+    reason: str
+    refunded: int
+
+
+TOURNAMENT_EVENTS: dict[str, type] = {
+    get_args(get_type_hints(t)["type"])[0]: t
+    for t in (TournamentCreated, TournamentRegistered, TournamentUnregistered, TournamentStarted,
+              TournamentLevel, TournamentBreak, TournamentChips, TournamentBusted,
+              TournamentSeated, TournamentMoved, TournamentHandForHand, TournamentFinished,
+              TournamentCancelled)
+}
+
+
+class LevelTerms(TypedDict):
+    """A level or a break of the structure, as the tournament copied it."""
+
+    order: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+    minutes: int
+    is_break: bool
+
+
+class TournamentInfo(TypedDict):
+    id: int
+    name: str
+    kind: str
+    state: str
+    currency: str
+    buy_in: int
+    fee: int
+    starting_stack: int
+    entries_cap: int | None
+    starts_at: str | None
+    started_at: str | None
+    finished_at: str | None
+
+
+class TournamentClock(TypedDict):
+    """The level in force (0 before the start) and when the clock changes next (`until`)."""
+
+    level: int
+    on_break: bool
+    until: str | None
+
+
+class TournamentStanding(TypedDict):
+    """One entry: `chips` while in, `place` and `prize` once out (or at the end)."""
+
+    player: str
+    player_id: int
+    entry: int
+    state: str
+    chips: int
+    place: int | None
+    prize: int
+    table_id: int | None
+
+
+class TournamentSnapshot(TypedDict):
+    """Connect, reconnect too far behind, a gap: the tournament at `version`."""
+
+    type: Literal["snapshot"]
+    version: int
+    server_time: str
+    tournament: TournamentInfo
+    clock: TournamentClock
+    levels: list[LevelTerms]
+    entries: int
+    players_left: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+    standings: list[TournamentStanding]
+    tables: list[int]
 
 
 # Redaction ------------------------------------------------------------------------------------
@@ -436,6 +763,19 @@ def problems(event: dict[str, Any]) -> list[str]:
     if schema is None:
         return [f"unknown event type {kind!r}"]
     return _check(schema, event, kind)
+
+
+def tournament_problems(event: dict[str, Any]) -> list[str]:
+    """`problems` for a tournament event (`TOURNAMENT_EVENTS`)."""
+    kind = event.get("type")
+    schema = TOURNAMENT_EVENTS.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        return [f"unknown tournament event type {kind!r}"]
+    return _check(schema, event, kind)
+
+
+def tournament_snapshot_problems(snapshot: dict[str, Any]) -> list[str]:
+    return _check(TournamentSnapshot, snapshot, "snapshot")
 
 
 def snapshot_problems(snapshot: dict[str, Any]) -> list[str]:

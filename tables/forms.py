@@ -152,7 +152,7 @@ class TableConfigForm(forms.ModelForm):
             "rake_percent", "rake_cap", "rake_cap_by_players", "no_flop_no_drop",
             "action_seconds", "countdown_seconds", "timeout_policy", "timeout_allin_daily_cap",
             "sit_out_limit_minutes", "hand_pause_seconds",
-            "chat_spectators",
+            "chat_spectators", "rabbit_hunt_allowed", "straddle_allowed", "run_it_twice_allowed",
             *TIME_BANK_FIELDS,
         )
 

@@ -1,6 +1,7 @@
-"""Scheduling of the table's Celery tasks (turn deadlines, next hand), called on commit.
+"""Scheduling of the table's Celery tasks (turn deadlines, next hand, a finished hand's player
+statistics), called on commit.
 
-Kept behind two functions so tests can record instead of queueing (fixture `fake_timers`).
+Kept behind these functions so tests can record instead of queueing (fixture `fake_timers`).
 Tasks are sent by their registered name (tables/tasks.py declares them): the steps that queue
 them sit below the services the tasks call, so importing the task module here would close an
 import circle (effects → scheduling → tasks → services → effects). For the same reason the hand
@@ -21,6 +22,7 @@ GRACE = datetime.timedelta(minutes=10)
 HAND_TIMEOUT_TASK = "tables.hand_timeout"
 HAND_START_TASK = "tables.hand_start"
 TOURNAMENT_CLOCK_TASK = "tournaments.clock"
+HAND_STATS_TASK = "tables.hand_stats"
 logger = logging.getLogger(__name__)
 
 _dealer: Callable[..., object] | None = None  # tables.services.starting.hand_start, once ready
@@ -55,3 +57,9 @@ def tournament_clock_schedule(*, tournament_id: int, at: datetime.datetime) -> N
     """The tournament's next level or break at `at` (the beat sweeper catches a lost one)."""
     app.send_task(TOURNAMENT_CLOCK_TASK, kwargs={"tournament_id": tournament_id}, eta=at,
                   expires=at + GRACE)
+
+
+def hand_stats_schedule(*, hand_id: int) -> None:
+    """Count the finished hand in its players' statistics (services/hand_stats.py), in a
+    worker: off the table's path. A lost task leaves the hand out of the figures only."""
+    app.send_task(HAND_STATS_TASK, kwargs={"hand_id": hand_id})

@@ -9,8 +9,15 @@ from typing import Any
 from django.utils import timezone
 
 from tables.engine import HandState, blind_seats, view_for
-from tables.events import Blinds, Snapshot, SnapshotHand, SnapshotSeat, TimeBankTerms
-from tables.models import HandEvent, Seat, TableConfig, TableState
+from tables.events import (
+    Blinds,
+    RunOffer,
+    Snapshot,
+    SnapshotHand,
+    SnapshotSeat,
+    TimeBankTerms,
+)
+from tables.models import Hand, HandEvent, Seat, TableConfig, TableState
 from tables.recent import iso, recent_hands
 from tables.services.chat import chat_muted_players, chat_recent
 from tables.services.next_turn import countdown_at
@@ -37,6 +44,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
         live = in_hand.get(s.number) if hand and hand.seat_ids.get(str(s.number)) == s.pk else None
         seat_rows.append({
             "seat": s.number, "player_id": s.player_id, "name": s.player.table_name,
+            "avatar": s.player.avatar_key,
             "stack": live["stack"] if live else s.chips, "status": s.status,
             "in_hand": live is not None, "bet": live["bet"] if live else 0,
             "contributed": live["contributed"] if live else 0,
@@ -46,6 +54,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "cards": live["cards"] if live else _shown_after(view, s.number),
             "shown": bool(live and live["shown"]), "mucked": bool(live and live["mucked"]),
             "missed_blinds": s.missed_blinds, "post_bb": s.post_bb,
+            "sit_out_next_bb": s.sit_out_next_bb,
             "leaving": s.leave_after_hand,
             "time_bank": s.time_bank,
             "time_bank_running": bool(live is not None and hand.finished_at is None
@@ -66,6 +75,9 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "commitment": hand.commitment,
             "is_over": not running, "result": view["result"] if not running else None,
             "deal_order": deal_order, "blinds": blinds,
+            "rabbit": _rabbit(hand, table) if not running else None,
+            "board2": state.board2 if state is not None else None,
+            "run_offer": _run_offer(state, deadline),
         }
     muted = chat_muted_players(user_id=user_id)
     return {
@@ -81,7 +93,10 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "action_seconds": table.action_seconds, "countdown_seconds": table.countdown_seconds,
             "hand_pause_seconds": table.hand_pause_seconds,
             "chat_spectators": table.chat_spectators,
+            "straddle_allowed": table.straddle_allowed,
+            "run_it_twice_allowed": table.run_it_twice_allowed,
             "time_bank": _time_bank_terms(table),
+            "rabbit_hunt": table.rabbit_hunt_allowed and not table.is_tournament,
         },
         "button": ts.button_seat if ts else None,
         "next_hand_at": iso(ts.next_hand_at) if ts else None,
@@ -92,6 +107,7 @@ def table_snapshot(*, table_id: int, user_id: int | None) -> Snapshot:
             "user_id": user_id, "name": mine.player.table_name if mine else None,
             "seat": mine.number if mine else None,
             "always_show": bool(mine and mine.always_show),
+            "straddle": bool(mine and mine.straddle),
             "legal": view["legal"] if view and mine and hand and hand.finished_at is None
             else None,
             "muted": [m["player_id"] for m in muted],
@@ -112,12 +128,30 @@ def _time_bank_terms(table: TableConfig) -> TimeBankTerms | None:
 
 def _seats_of_hand(state: HandState | None) -> tuple[list[int], Blinds | None]:
     """The deal order (the engine deals clockwise from the button's left: its player order)
-    and the blinds posted (heads-up the button posts the small blind)."""
+    and the blinds posted (heads-up the button posts the small blind), with the straddle."""
     if state is None:
         return [], None
     order = [p.seat for p in state.players]
     sb, bb = blind_seats(state.button, order)
-    return order, {"sb": sb, "bb": bb}
+    return order, {"sb": sb, "bb": bb, "straddle": state.straddle}
+
+
+def _run_offer(state: HandState | None, deadline: Any) -> RunOffer | None:
+    """The run-it-twice question while it is open: who is asked, who answered what (None: not
+    yet), and its deadline (the hand's)."""
+    if state is None or state.votes is None:
+        return None
+    return {"seats": list(state.votes), "votes": {str(k): v for k, v in state.votes.items()},
+            "deadline": iso(deadline)}
+
+
+def _rabbit(hand: Hand, table: TableConfig) -> list[str] | None:
+    """The cards of a finished hand's rabbit hunt, once asked for (services/rabbit_hunting.py);
+    None before, and on tables without it (no query)."""
+    if not table.rabbit_hunt_allowed:
+        return None
+    event = HandEvent.objects.filter(hand=hand, type="rabbit_hunt").only("payload").first()
+    return list(event.payload["cards"]) if event is not None else None
 
 
 def _shown_after(view: dict[str, Any] | None, number: int) -> list[str] | None:

@@ -11,7 +11,7 @@ from celery import shared_task
 from observability.logs import log_context
 from tables import scheduling
 from tables.models import Hand
-from tables.services import starting, sweeps, timeouts, waitlist
+from tables.services import hand_stats, starting, sweeps, timeouts, waitlist
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +34,14 @@ def hand_start(*, table_id: int) -> int | None:
     with log_context(table_id=table_id):
         hand = starting.hand_start(table_id=table_id)
     return hand.pk if hand is not None else None
+
+
+@shared_task(name=scheduling.HAND_STATS_TASK)
+def hand_stats_count(*, hand_id: int) -> bool:
+    """Add a finished hand to its players' statistics; a redelivery adds nothing (the hand is
+    claimed once: services/hand_stats.py)."""
+    with log_context(hand_id=hand_id):
+        return hand_stats.hand_stats_count(hand_id=hand_id)
 
 
 @shared_task(name="tables.sweep")

@@ -2,13 +2,15 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tables import views
+from tables import player_views, tiles, views
 from tables.histories import views as histories
 
 app_name = "tables"
 urlpatterns = [
     path("", views.lobby, name="list"),
     path("<int:table_id>/", views.table, name="table"),
+    path("<int:table_id>/tile/", tiles.table_tile, name="tile"),
+    path("tile/", tiles.tiles, name="tiles"),
     path("<int:table_id>/waitlist/", views.waitlist_panel, name="waitlist"),
     path("<int:table_id>/waitlist/join/", views.waitlist_join, name="waitlist_join"),
     path("<int:table_id>/waitlist/leave/", views.waitlist_leave, name="waitlist_leave"),
@@ -20,4 +22,7 @@ urlpatterns = [
     path("hands/mine/download/<str:fmt>/", histories.my_hands_download,
          name="my_hands_download"),
     path("<int:table_id>/auto-top-up/", views.auto_top_up, name="auto_top_up"),
+    path("players/notes/", player_views.player_notes, name="player_notes"),
+    path("players/<int:player_id>/", player_views.player_card, name="player_card"),
+    path("players/<int:player_id>/note/", player_views.player_note, name="player_note"),
 ]

@@ -12,10 +12,11 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.hotkeys import DEFAULTS, hotkeys_of
 from cashier.services import exclusion_message
 from tables.errors import TableError
 from tables.forms import LobbyFilterForm
@@ -51,9 +52,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
                   else [(*i, None) for i in items]),
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
         "id_sort": links["id"],
+        "my_tiles": _my_tiles(request) if not request.htmx else None,
     }
     template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
     return render(request, template, context, status=200 if valid else 400)
+
+
+def _my_tiles(request: HttpRequest) -> dict[str, Any] | None:
+    """"Open my tables tiled": the open tables he is seated at (the first four by id)."""
+    if not request.user.is_authenticated:
+        return None
+    ids = list(Seat.objects.filter(player=request.user, table__is_active=True)
+               .order_by("table_id").values_list("table_id", flat=True).distinct())
+    if not ids:
+        return None
+    return {"count": len(ids), "shown": min(len(ids), 4),
+            "url": reverse("tables:tiles") + "?" + urlencode([("t", i) for i in ids[:4]])}
 
 
 def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
@@ -117,13 +131,21 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow], *, excluded: bool 
     return items
 
 
-def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The live table page; the client script connects to /ws/tables/<id>/ (docs/protocol.md)."""
+def hotkeys_json(keys: dict[str, str]) -> str:
+    """His keys for static/js/table/keyboard.js (`data-hotkeys`)."""
+    return json.dumps(keys, separators=(",", ":"))
+
+
+def table(request: HttpRequest, table_id: int, *, compact: bool = False) -> HttpResponse:
+    """The live table page; the client script connects to /ws/tables/<id>/ (docs/protocol.md).
+    `compact`: the same page as a tile of the tiles window (tables/tiles.py)."""
     config = get_object_or_404(TableConfig, pk=table_id, is_active=True)
     presets = request.user.bet_presets if request.user.is_authenticated else None
+    keys = hotkeys_of(request.user.hotkeys) if request.user.is_authenticated else DEFAULTS
     return render(request, "tables/table.html", {
         "table": config, "ws_path": f"/ws/tables/{config.pk}/",
         "presets": json.dumps(presets) if presets else "",  # his own bet-size buttons
+        "hotkeys": hotkeys_json(keys), "compact": compact,
     })
 
 

@@ -48,6 +48,20 @@ def _one_database_only(request: pytest.FixtureRequest) -> None:
         pytest.skip(SQLITE_ONLY)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_channel_prefix() -> Iterator[None]:
+    """A broadcast channel prefix of our own: other test runs on the same Redis use the same
+    group names (table ids restart at 1). Set for every test from the session's start: set
+    only once a test of tests/tables ran, it left a browser test's room server (started
+    earlier, on the old prefix) deaf to the events a later test recorded in this process."""
+    from django.conf import settings
+
+    old = settings.ROOM_CHANNEL_PREFIX
+    settings.ROOM_CHANNEL_PREFIX = f"t{os.getpid()}{uuid.uuid4().hex[:6]}"
+    yield
+    settings.ROOM_CHANNEL_PREFIX = old
+
+
 @pytest.fixture(autouse=True)
 def _lobby_forgotten() -> None:
     """Each test's lobby starts from its own tables: the lobby's shared rows and rendered lists

@@ -35,10 +35,20 @@ export function drawFrame(felt, replay, step) {
   board.setAttribute("role", "group");
   board.setAttribute("aria-label", "Board");
   for (const card of frame.board) board.append(cardElement(card));
+  const boards = [board];
+  if (frame.board2) {  // run it twice: the second run's board under the first
+    board.setAttribute("aria-label", "First board");
+    const second = document.createElement("div");
+    second.className = "board replay-board replay-board2";
+    second.setAttribute("role", "group");
+    second.setAttribute("aria-label", "Second board");
+    for (const card of frame.board2) second.append(cardElement(card));
+    boards.push(second);
+  }
   const pot = document.createElement("div");
   pot.className = "replay-pot";
   pot.textContent = `Pot ${moneyFormat(step.pot, currency)}`;
-  centre.append(board, pot);
+  centre.append(...boards, pot);
   felt.append(centre);
   for (const s of frame.seats) {
     const el = document.createElement("div");

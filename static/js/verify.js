@@ -100,6 +100,22 @@ export function boardDeals(players, cards) {
   return [1, 2, 3, 5, 7].slice(0, cards).map((k) => 2 * players + k);
 }
 
+/**
+ * Deal positions of a second run's own cards (run it twice): after the first run's river
+ * (2n + 8 on), a burn before each street; `shared` cards were out when the players agreed.
+ */
+export function secondBoardDeals(players, shared, cards) {
+  let pos = 2 * players + 8;
+  const out = [];
+  for (const [start, count] of [[0, 3], [3, 1], [4, 1]]) {
+    if (start < shared || start >= cards) continue;
+    pos += 1;
+    for (let k = 0; k < count; k++) out.push(pos + k);
+    pos += count;
+  }
+  return out;
+}
+
 // merkle-v2 --------------------------------------------------------------------------------
 const leafHash = (position, card, salt) =>
   sha256(concat([0, position], new TextEncoder().encode(card), salt));
@@ -147,15 +163,21 @@ export function seenCards(history) {
   const seats = start.seats || [];
   const cards = new Map();
   let board = [];
+  let board2 = [];
+  let own = 0; // the second run's own cards
   for (const e of history.events) {
     const i = seats.indexOf(e.seat);
     if ((e.type === "hole_cards" || e.type === "shown") && e.cards && i >= 0) {
       holeDeals(seats.length, i).forEach((deal, k) => { if (e.cards[k]) cards.set(deal, e.cards[k]); });
     }
     if (e.type === "board") board = e.board;
+    if (e.type === "second_board") { board2 = e.board; own += e.cards.length; }
   }
   if (history.result && history.result.board) board = history.result.board;
   boardDeals(seats.length, board.length).forEach((deal, k) => cards.set(deal, board[k]));
+  const shared = board2.length - own;
+  secondBoardDeals(seats.length, shared, board2.length)
+    .forEach((deal, k) => cards.set(deal, board2[shared + k]));
   return { cards, dealOrder: seats, board };
 }
 

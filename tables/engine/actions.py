@@ -282,6 +282,21 @@ def apply_action(
     return ev
 
 
+def leavers_fold(s: HandState, seats: Sequence[int]) -> list[dict]:
+    """Act for the players who left during the hand (``seats``) whenever the action is theirs:
+    fold while betting; at showdown show a hand that wins something, else muck. Nobody waits
+    out an absent player's clock. Returns the events, in order (none when the player to act
+    stayed)."""
+    ev: list[dict] = []
+    while not s.is_over and s.pending is None and s.to_act_seat in seats:
+        if s.street == SHOWDOWN:
+            action = "show" if flow.would_win_something(s, s.to_act) else "muck"
+        else:
+            action = "fold"
+        ev += apply_action(s, s.to_act_seat, action)
+    return ev
+
+
 def _timeout_choice(s: HandState, p: Player, allow_allin: bool) -> str:
     """The action a timeout stands for under the table's policy."""
     if s.street == SHOWDOWN:
@@ -292,6 +307,30 @@ def _timeout_choice(s: HandState, p: Player, allow_allin: bool) -> str:
     if p.total > 0 and allow_allin:
         return "timeout_allin"
     return "fold"
+
+
+def choose_runs(s: HandState, seat: int, twice: bool) -> list[dict]:
+    """A player asked to run it twice answers (runs.py). The first "once" settles it: the board
+    is dealt once. When every player asked said "twice", the rest of the board is dealt twice.
+    Either way the hand then runs out to the showdown (``run_twice_decided`` says which)."""
+    if s.votes is None:
+        raise IllegalAction("no_run_offer", "nobody is asked to run it twice")
+    if seat not in s.votes:
+        raise IllegalAction("not_asked", f"seat {seat} is not asked to run it twice")
+    if s.votes[seat] is not None:
+        raise IllegalAction("already_answered", f"seat {seat} already answered")
+    s.version += 1
+    s.votes[seat] = bool(twice)
+    ev: list[dict] = [{"type": "run_twice_vote", "seat": seat, "twice": bool(twice),
+                       "version": s.version}]
+    if twice and any(v is None for v in s.votes.values()):
+        return ev  # waiting for the others
+    s.runs = 2 if twice else 1
+    s.votes = None
+    s.run_from = len(s.board)
+    ev.append({"type": "run_twice_decided", "runs": s.runs, "version": s.version})
+    flow.next_street(s, ev)
+    return ev
 
 
 def deal_hole(s: HandState, seat: int, cards: Sequence[str | None] | None) -> list[dict]:

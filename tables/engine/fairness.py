@@ -143,6 +143,21 @@ def board_deals(players: int, cards: int) -> list[int]:
     return [base + k for k in (1, 2, 3, 5, 7)[:cards]]
 
 
+def second_board_deals(players: int, shared: int, cards: int) -> list[int]:
+    """Deal positions of a second run's own cards (run it twice, runs.py): its board is the
+    ``shared`` cards out when the players agreed, then cards dealt after the first run's river
+    (position 2n + 8 on), a burn before each street; ``cards`` is its whole board's length."""
+    pos, out = 2 * players + 8, []
+    streets = [(0, 3), (3, 1), (4, 1)]
+    for start, count in streets:
+        if start < shared or start >= cards:
+            continue
+        pos += 1  # the burn
+        out += list(range(pos, pos + count))
+        pos += count
+    return out
+
+
 # Verification --------------------------------------------------------------------------------
 def opening_problems(root: str, order: Sequence[int], opening: Any) -> list[str]:
     """Why ``opening`` does not prove its card under ``root`` (empty when it does)."""
@@ -206,6 +221,8 @@ def seen_cards(hand: Mapping[str, Any]) -> dict[int, str]:
     index = {seat: i for i, seat in enumerate(seats)}
     out: dict[int, str] = {}
     board: list[str] = []
+    board2: list[str] = []  # a second run's board (run it twice), and its own cards' count
+    own = 0
     for e in events:
         kind, seat, cards = e.get("type"), e.get("seat"), e.get("cards")
         if kind in ("hole_cards", "shown") and seat in index and cards:
@@ -214,8 +231,15 @@ def seen_cards(hand: Mapping[str, Any]) -> dict[int, str]:
                     out[deal] = card
         if kind == "board":
             board = list(e.get("board") or [])
+        if kind == "second_board":  # run it twice: cards after the first run's river
+            board2 = list(e.get("board") or [])
+            own += len(cards or [])
     board = list((hand.get("result") or {}).get("board") or board)
     out.update(zip(board_deals(len(seats), len(board)), board, strict=True))
+    if board2:
+        shared = len(board2) - own
+        out.update(zip(second_board_deals(len(seats), shared, len(board2)), board2[shared:],
+                       strict=True))
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import runs as run_twice
 from .pots import build_pots, uncalled_excess
 from .rake import compute_rake
 from .showdown import describe, hand_rank, split_pot
@@ -137,10 +138,14 @@ def next_street(s: HandState, ev: list) -> None:
     """Deal the next street (or wait for manual cards) until betting or showdown is due."""
     while True:
         if s.street >= RIVER:
+            if s.runs == 2 and s.board2 is None:
+                run_twice.deal_second(s, ev)
             start_showdown(s, ev)
             return
         if not s.all_shown and able_count(s) <= 1:
             show_all(s, ev)
+            if run_twice.offer(s, ev):
+                return  # the players all in are asked first (actions.choose_runs)
         s.street += 1
         if s.street == FLOP:
             s.flop_seen = True
@@ -170,9 +175,10 @@ def after_board(s: HandState, ev: list) -> None:
 
 
 def start_betting(s: HandState, ev: list) -> None:
-    """Open a post-flop round: first active player left of the button."""
+    """Open a post-flop round: first active player left of the button. The smallest bet is
+    the table's big blind (PHH's ``min_bet``), whatever straddle sized raises preflop."""
     s.current_bet = 0
-    s.min_raise = s.big_blind
+    s.min_raise = s.rules.lower_stake
     s.last_full_to = 0
     s.raise_count = 0
     s.last_aggressor = -1
@@ -263,6 +269,32 @@ def continue_showdown(s: HandState, ev: list) -> None:
     finish_hand(s, ev)
 
 
+def _best(s: HandState, cands: list[int], run: int) -> list[int]:
+    """The best hands among ``cands`` (indices, sorted) on run ``run``'s board (0: the board)."""
+    if len(cands) == 1:
+        return list(cands)
+    players = s.players
+    best = _WORST + 1
+    winners: list[int] = []
+    for i in cands:
+        p = players[i]
+        if run == 0:
+            r = _rank(s, p)
+        else:
+            r = hand_rank(s.board2 + p.hole) if p.hole and None not in p.hole else _WORST
+        if r < best:
+            best, winners = r, [i]
+        elif r == best:
+            winners.append(i)
+    return sorted(winners)
+
+
+def runs_winners(run: dict, players: list) -> list[int]:
+    """Indices of a run's winners (its ``winners`` are seats)."""
+    seats = run["winners"]
+    return [i for i, p in enumerate(players) if p.seat in seats]
+
+
 def finish_hand(s: HandState, ev: list) -> None:
     """Award every pot (rake from the main pot first) and write the result."""
     return_uncalled(s, ev)
@@ -287,35 +319,39 @@ def finish_hand(s: HandState, ev: list) -> None:
         amounts.append(amount - take)
     order = s.showdown_order
     pot_results = []
+    boards = [s.board] if s.board2 is None else [s.board, s.board2]
     for (_orig, eligible), amount in zip(pots, amounts, strict=True):
         cands = [i for i in eligible if not players[i].mucked]
         if not cands:
             mucked_in_order = [i for i in order if i in eligible]
             cands = [mucked_in_order[-1] if mucked_in_order else eligible[-1]]
-        if len(cands) == 1:
-            winners = cands
-        else:
-            best = _WORST + 1
-            winners = []
-            for i in cands:
-                r = _rank(s, players[i])
-                if r < best:
-                    best, winners = r, [i]
-                elif r == best:
-                    winners.append(i)
-        winners.sort()
-        shares = split_pot(amount, winners, rules.bet_unit) if amount else [0] * len(winners)
-        for i, share in zip(winners, shares, strict=True):
-            players[i].stack += share
+        total: dict[int, int] = {}
+        runs = []
+        for k, part in enumerate(run_twice.split(amount, len(boards), rules.bet_unit)):
+            winners = _best(s, cands, k)
+            shares = split_pot(part, winners, rules.bet_unit) if part else [0] * len(winners)
+            for i, share in zip(winners, shares, strict=True):
+                players[i].stack += share
+                total[i] = total.get(i, 0) + share
+            runs.append({"board": list(boards[k]), "amount": part,
+                         "winners": [players[i].seat for i in winners],
+                         "shares": [[players[i].seat, share]
+                                    for i, share in zip(winners, shares, strict=True)]})
+            if len(cands) > 1 and k:
+                runs[-1]["hands"] = [[players[i].seat, describe(s.board2 + players[i].hole)]
+                                     for i in winners]
+        winners = sorted(total)
         pot = {
             "amount": amount,
             "eligible": [players[i].seat for i in eligible],
             "winners": [players[i].seat for i in winners],
-            "shares": [[players[i].seat, share] for i, share in zip(winners, shares, strict=True)],
+            "shares": [[players[i].seat, total[i]] for i in winners],
         }
         if len(cands) > 1:
             pot["hands"] = [[players[i].seat, _description(s, players[i])]
-                            for i in winners if players[i].rank]
+                            for i in runs_winners(runs[0], players) if players[i].rank]
+        if len(boards) > 1:
+            pot["runs"] = runs
         pot_results.append(pot)
         ev.append({"type": "pot_awarded", **pot, "version": s.version})
     if rake:
@@ -324,6 +360,7 @@ def finish_hand(s: HandState, ev: list) -> None:
         "pots": pot_results,
         "rake": rake,
         "board": list(s.board),
+        **({"board2": list(s.board2)} if s.board2 is not None else {}),
         "players": [
             {"seat": p.seat, "player_id": p.player_id, "start_stack": p.start_stack,
              "stack": p.stack, "net": p.stack - p.start_stack}

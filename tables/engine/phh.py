@@ -261,7 +261,7 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
     written at their nominal size. The table's rake rule travels in user fields (``_rake_bp``,
     ``_rake_cap``, ``_rake_no_flop_no_drop``) so ``replay`` reproduces raked stacks.
 
-    Three things PHH has no action for, written so that PHH readers (ours, pokerkit) replay them:
+    Things PHH has no action for, written so that PHH readers (ours, pokerkit) read them:
     * an extra live big blind posted out of position by a player entering the game is a
       negative ``blinds_or_straddles`` entry (pokerkit's notation for it: a live bet that does
       not move the opener, unlike a straddle);
@@ -271,6 +271,11 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
       checks after it are left out, the timeout is a commentary no-op, and a raise nobody
       can answer any more (in the file) is written as the call it amounts to (the excess
       comes back), and a check or bet when nobody else can bet is left out;
+    * run it twice (the PHH spec and pokerkit's reader have no action for a second run-out):
+      the first run is the board (``d db``), the second run's streets are the user field
+      ``_second_board`` (``d db`` lines, the cards after those both runs share) with
+      ``_run_count = 2``, and ``finishing_stacks`` are what was paid (each pot split between
+      the runs), so ``verify_hand`` skips such a hand rather than replay one run;
     * cards shown after the hand (``shown`` after ``hand_end``: a folded or uncontested hand
       turned up in the pause) are in the deal line, as known cards are, and in the user field
       ``_shown_after_hand`` (``"pN CARDS"``), not as a show action the hand has no room for.
@@ -406,6 +411,11 @@ def from_hand(state: Any, events: Iterable[dict]) -> HandHistory:
         hh.extra["_rake_no_flop_no_drop"] = rake.no_flop_no_drop
     if after_hand:
         hh.extra["_shown_after_hand"] = after_hand
+    board2 = getattr(state, "board2", None)
+    if board2 is not None:  # run it twice: the second run-out beside the first
+        hh.extra["_run_count"] = 2
+        hh.extra["_second_board"] = [f"d db {format_cards(e['cards'])}" for e in events
+                                     if e.get("type") == "second_board"]
     if state.commitment:
         hh.extra["_commitment"] = state.commitment
     if state.is_over and state.seed:
@@ -633,6 +643,8 @@ def verify_hand(hh: HandHistory) -> Verdict:
         return Verdict("skipped", f"variant {hh.variant}")
     if hh.finishing_stacks is None:
         return Verdict("skipped", "no finishing_stacks")
+    if hh.extra.get("_run_count", 1) != 1:
+        return Verdict("skipped", "run twice: PHH has no action for a second run-out")
     try:
         result = replay(hh)
     except ReplayError as exc:

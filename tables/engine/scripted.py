@@ -34,10 +34,12 @@ class ScriptedHand:
         forced_bets: dict[int, int] | None = None,
         antes: dict[int, int] | None = None,
         always_show: Iterable[int] = (),
+        straddles: Iterable[int] = (),
     ) -> None:
-        extra, showing = set(post_bb), set(always_show)
+        extra, showing, straddling = set(post_bb), set(always_show), set(straddles)
         seats = [SeatIn(seat, f"p{seat}", stack, post_bb=seat in extra,
-                        always_show=seat in showing) for seat, stack in stacks.items()]
+                        always_show=seat in showing, straddle=seat in straddling)
+                 for seat, stack in stacks.items()]
         self.state, self.events = start_hand(
             rules, seats, button, seed=None, deal="manual", forced_bets=forced_bets, antes=antes
         )

@@ -15,7 +15,7 @@ from . import flow
 from .deck import commitment as seed_commitment
 from .deck import shuffled_deck
 from .errors import IllegalAction
-from .structures import TableRules, clockwise_from_button
+from .structures import Structure, TableRules, clockwise_from_button
 
 PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, OVER = range(6)
 STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown", "over")
@@ -24,13 +24,15 @@ STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown", "over")
 @dataclass(frozen=True, slots=True)
 class SeatIn:
     """A player dealt into the hand; ``post_bb`` posts an extra live big blind (new player);
-    ``always_show`` shows his hand at an automatic showdown even when it cannot win."""
+    ``always_show`` shows his hand at an automatic showdown even when it cannot win;
+    ``straddle``: he straddles when he is under the gun (``start_hand`` says when it counts)."""
 
     seat: int
     player_id: str
     stack: int
     post_bb: bool = False
     always_show: bool = False
+    straddle: bool = False
 
 
 class Player:
@@ -105,6 +107,7 @@ class HandState:
         "all_shown",
         "big_blind",
         "board",
+        "board2",
         "button",
         "commitment",
         "current_bet",
@@ -121,12 +124,17 @@ class HandState:
         "raise_count",
         "result",
         "rules",
+        "run_from",
+        "run_twice",
+        "runs",
         "seed",
         "showdown_order",
         "showdown_pos",
+        "straddle",
         "street",
         "to_act",
         "version",
+        "votes",
     )
 
     _SCALARS = (
@@ -161,6 +169,14 @@ class HandState:
         self.showdown_order: list[int] = []
         self.showdown_pos = 0
         self.result: dict | None = None
+        self.straddle: int | None = None  # the seat that straddled, if one did
+        # Run it twice (runs.py): offered at this table; the answers while asked (seat ->
+        # True/False/None); 0 = not decided, 1 or 2 runs; board cards out when asked; run 2.
+        self.run_twice = False
+        self.votes: dict[int, bool | None] | None = None
+        self.runs = 0
+        self.run_from = 0
+        self.board2: list[str] | None = None
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -210,6 +226,10 @@ class HandState:
         d["board"] = list(self.board)
         d["deck"] = None if self.deck is None else "".join(self.deck)  # compact: 104 chars
         d["showdown_order"] = list(self.showdown_order)
+        d["straddle"] = self.straddle
+        d["run_twice"] = self.run_twice
+        d["votes"] = None if self.votes is None else [[k, v] for k, v in self.votes.items()]
+        d["runs"], d["run_from"], d["board2"] = self.runs, self.run_from, self.board2
         return d
 
     @classmethod
@@ -223,6 +243,12 @@ class HandState:
         deck = d["deck"]
         s.deck = None if deck is None else [deck[k:k + 2] for k in range(0, len(deck), 2)]
         s.showdown_order = list(d["showdown_order"])
+        s.straddle = d.get("straddle")  # states saved before straddles: none
+        s.run_twice = d.get("run_twice", False)  # ... or before run it twice
+        votes = d.get("votes")
+        s.votes = None if votes is None else {k: v for k, v in votes}
+        s.runs, s.run_from = d.get("runs", 0), d.get("run_from", 0)
+        s.board2 = None if d.get("board2") is None else list(d["board2"])
         return s
 
 
@@ -252,6 +278,22 @@ def _post(
     })
 
 
+def _straddler(rules: TableRules, players: list[Player], by_seat: dict[int, SeatIn],
+               bb_i: int) -> int:
+    """The index of the player who straddles, or -1: the player under the gun (left of the big
+    blind) who asked to, with three or more players dealt in, at a no-limit or pot-limit table
+    (a fixed-limit table has no straddle), and with more than the straddle in his stack (a
+    straddle is never an all-in)."""
+    n = len(players)
+    if n < 3 or rules.structure is Structure.FIXED_LIMIT:
+        return -1
+    utg = (bb_i + 1) % n
+    p = players[utg]
+    if not by_seat[p.seat].straddle or p.stack <= 2 * rules.lower_stake:
+        return -1
+    return utg
+
+
 def start_hand(
     rules: TableRules,
     seats: list[SeatIn],
@@ -263,8 +305,14 @@ def start_hand(
     dead_antes: bool | None = None,
     deck: Sequence[str] | None = None,
     commitment: str | None = None,
+    run_it_twice: bool = False,
 ) -> tuple[HandState, list[dict]]:
     """Post antes and blinds, deal (or wait for manual cards) and open preflop betting.
+
+    A player under the gun whose ``SeatIn.straddle`` is set posts a live straddle of two big
+    blinds after the blinds (``_straddler`` says when it counts): preflop action then opens
+    left of him, the straddle is the bet to call and the size of a raise, and he acts last
+    preflop with the option to raise, as the big blind does without a straddle.
 
     ``forced_bets``/``antes`` (seat -> amount) replace the computed blinds/antes, e.g. for
     straddles or PHH replay: the largest forced bet then sizes raises, and action opens left of
@@ -276,6 +324,9 @@ def start_hand(
     own ante from each opponent); a big-blind ante is dead money forming a main pot that every
     player still in may win. ``dead_antes`` overrides that for an explicit ``antes`` dict
     (default: dead when only one seat posts an ante).
+
+    ``run_it_twice``: the table offers running the rest of the board twice when everyone
+    still in is all in before the river (runs.py; answered with ``actions.choose_runs``).
 
     The cards come from ``deck`` (dealing order) under its public ``commitment`` (the fair
     deal: fairness.py), or from ``shuffled_deck(seed)`` under ``sha256(seed)`` (tests, tools).
@@ -306,6 +357,7 @@ def start_hand(
         p.always_show = by_seat[p.seat].always_show
     s = HandState(rules, players, button)
     s.deal_mode = deal
+    s.run_twice = run_it_twice
     s.version = 1
     if seed is not None:
         raw = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
@@ -319,6 +371,7 @@ def start_hand(
     }]
     n = len(players)
     index = {p.seat: i for i, p in enumerate(players)}
+    straddler = -1
     if forced_bets is None and antes is None:
         if n == 2:
             sb_i, bb_i = 1, 0
@@ -332,12 +385,16 @@ def start_hand(
                     _post(s, i, rules.ante, "ante", False, ev)
         _post(s, sb_i, rules.small_blind_amount, "sb", True, ev)
         _post(s, bb_i, rules.lower_stake, "bb", True, ev)
+        straddler = _straddler(rules, players, by_seat, bb_i)
+        if straddler >= 0:
+            _post(s, straddler, 2 * rules.lower_stake, "straddle", True, ev)
+            s.straddle = players[straddler].seat
         for si in seats:
             i = index[si.seat]
-            if si.post_bb and i not in (sb_i, bb_i):
+            if si.post_bb and i not in (sb_i, bb_i, straddler):  # a straddle covers his BB
                 _post(s, i, rules.lower_stake, "extra_bb", True, ev)
         s.big_blind = rules.lower_stake
-        s.opener = (bb_i + 1) % n
+        s.opener = (bb_i + 1) % n if straddler < 0 else (straddler + 1) % n
         s.raise_count = 1
     else:
         for seat in antes or {}:
@@ -370,6 +427,10 @@ def start_hand(
     s.current_bet = max(max(p.bet for p in players), s.big_blind if s.raise_count else 0)
     s.min_raise = s.big_blind
     s.last_full_to = s.big_blind if s.raise_count else 0
+    if forced_bets is None and antes is None and straddler >= 0:
+        # The straddle is the bet to call and sizes raises preflop (a raise is to 4 BB or
+        # more); the big blind still sizes bets after the flop (flow.start_betting).
+        s.current_bet = s.min_raise = s.last_full_to = 2 * rules.lower_stake
     if deal == "auto":
         s.deck = list(deck) if deck is not None else shuffled_deck(s.seed)  # type: ignore[arg-type]
         deck = s.deck

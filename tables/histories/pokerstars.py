@@ -11,9 +11,15 @@ splits a file on them). Real-money amounts are dollars ("$2.50"), play-money amo
   later bets forming side pots;
 * a big blind posted by a player entering the game is ``posts big blind``, as PokerStars wrote
   a new player's post out of position;
+* the straddle under the gun is ``<name>: posts straddle $4`` (PokerStars' line at tables
+  with straddles), untagged in the summary as PokerStars writes it;
 * cards shown in the pause after the hand are ``<name>: shows [Th Ah] (high card Ace)`` after
   the pot is collected, as PokerStars wrote a voluntary show (the hand described with the
   board so far, or the two cards alone before the flop).
+Run it twice is written as PokerStars writes it: the run-out's streets as ``*** FIRST FLOP ***``
+... then ``*** SECOND FLOP ***`` ..., ``*** FIRST SHOW DOWN ***`` (the hands and what the first
+run won) and ``*** SECOND SHOW DOWN ***`` (what the second won), and in the summary ``Hand was
+run twice``, ``FIRST Board [...]`` and ``SECOND Board [...]``.
 As PokerStars writes them, pots are collected side pots first (the last one first) and the
 main pot last, and a pot won without a showdown ends with ``<name>: doesn't show hand`` unless
 the winner shows.
@@ -39,6 +45,7 @@ from tables.histories.record import HandRecord
 EASTERN = ZoneInfo("America/New_York")
 
 GAME = {"NL": "Hold'em No Limit", "PL": "Hold'em Pot Limit", "FL": "Hold'em Limit"}
+BLIND_WORDS = {"sb": "small blind", "straddle": "straddle"}  # bb and extra_bb: "big blind"
 STREET_HEADERS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
 STREET_WORDS = {"preflop": "before Flop", "flop": "on the Flop", "turn": "on the Turn",
                 "river": "on the River"}
@@ -101,10 +108,13 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
         if cards:
             lines.append(f"Dealt to {name(viewer)} [{' '.join(cards)}]")  # type: ignore[arg-type]
 
+    twice = state.board2 is not None  # run it twice: FIRST/SECOND boards and showdowns
+    running_twice = False  # the boards dealt after everyone agreed
+
     def flush_showdown() -> None:
         nonlocal shown_lines_done
         if showdown and not shown_lines_done:
-            lines.append("*** SHOW DOWN ***")
+            lines.append("*** FIRST SHOW DOWN ***" if twice else "*** SHOW DOWN ***")
             lines.extend(showdown)
             shown_lines_done = True
 
@@ -114,7 +124,7 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
         if kind == "posted_ante":
             lines.append(f"{name(seat)}: posts the ante {m(e['amount'])}" + _allin(e))
         elif kind == "posted_blind":
-            word = "small blind" if e["kind"] == "sb" else "big blind"
+            word = BLIND_WORDS.get(e["kind"], "big blind")
             if e["kind"] in ("sb", "bb"):
                 blind_of[seat] = word
             posted.add(seat)
@@ -164,7 +174,16 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             bets = dict.fromkeys(bets, 0)
             level = 0
             before = e["board"][: len(e["board"]) - len(e["cards"])]
-            head = f"*** {STREET_HEADERS[street]} ***"
+            word = "FIRST " if running_twice else ""
+            head = f"*** {word}{STREET_HEADERS[street]} ***"
+            if before:
+                head += f" [{' '.join(before)}]"
+            lines.append(f"{head} [{' '.join(e['cards'])}]")
+        elif kind == "run_twice_decided":
+            running_twice = e["runs"] == 2
+        elif kind == "second_board":
+            before = e["board"][: len(e["board"]) - len(e["cards"])]
+            head = f"*** SECOND {STREET_HEADERS[e['street']]} ***"
             if before:
                 head += f" [{' '.join(before)}]"
             lines.append(f"{head} [{' '.join(e['cards'])}]")
@@ -182,15 +201,22 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
             showdown.append(f"{name(seat)}: mucks hand")
         elif kind == "pot_awarded":
             label = _pot_name(pots, e)
-            collected.append([])
-            for winner, share in e["shares"]:
-                if share:  # a pot the rake took whole leaves nothing to collect
-                    won[winner] = won.get(winner, 0) + share
-                    collected[-1].append(f"{name(winner)} collected {m(share)} from {label}")
+            for k, run in enumerate(e.get("runs") or [e]):
+                if k == len(collected):
+                    collected.append([])
+                collected[k].append([])
+                for winner, share in run["shares"]:
+                    if share:  # a pot the rake took whole leaves nothing to collect
+                        won[winner] = won.get(winner, 0) + share
+                        collected[k][-1].append(
+                            f"{name(winner)} collected {m(share)} from {label}")
     hole_cards_header()
     flush_showdown()
-    for pot_lines in reversed(collected):  # PokerStars: the last side pot first, main pot last
-        lines.extend(pot_lines)
+    for k, run_lines in enumerate(collected):
+        if k:
+            lines.append("*** SECOND SHOW DOWN ***")
+        for pot_lines in reversed(run_lines):  # PokerStars: the last side pot first
+            lines.extend(pot_lines)
     if not showdown:  # won without a showdown: the winner's cards stay down unless shown
         for seat in won:
             if seat not in shown_after:
@@ -208,7 +234,11 @@ def hand_text(record: HandRecord, user_id: int | None) -> str:
         pot_parts = " " + " ".join(parts)
     lines.append("*** SUMMARY ***")
     lines.append(f"Total pot {m(total)}{pot_parts} | Rake {m(rake)}")
-    if state.board:
+    if twice:
+        lines.append("Hand was run twice")
+        lines.append(f"FIRST Board [{' '.join(state.board)}]")
+        lines.append(f"SECOND Board [{' '.join(state.board2)}]")  # type: ignore[arg-type]
+    elif state.board:
         lines.append(f"Board [{' '.join(state.board)}]")
     for p in sorted(state.players, key=lambda p: p.seat):
         tags = ""

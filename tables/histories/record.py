@@ -22,6 +22,7 @@ from tables.engine import HandState, describe, visible_hole
 ENGINE_EVENTS = frozenset((
     "hand_start", "posted_ante", "posted_blind", "hole_cards", "action", "board",
     "returned_uncalled", "shown", "mucked", "pot_awarded", "rake", "hand_end",
+    "run_twice_offer", "run_twice_vote", "run_twice_decided", "second_board",  # run it twice
 ))
 
 

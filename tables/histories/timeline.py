@@ -12,6 +12,7 @@ from tables.histories.record import HandRecord
 
 STREETS = {"flop": "Flop", "turn": "Turn", "river": "River"}
 BLIND_WORDS = {"sb": "small blind", "bb": "big blind", "extra_bb": "extra big blind",
+               "straddle": "straddle",
                "forced": "forced bet", "ante": "ante", "bb_ante": "big-blind ante"}
 
 
@@ -37,6 +38,7 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
         seats[viewer]["cards"] = record.visible_cards(viewer, viewer)
     start = [dict(s) for s in seats.values()]
     board: list[str] = []
+    board2: list[str] | None = None  # run it twice: the second run's board
     pot = 0  # collected from earlier rounds
     street = "Preflop"
     steps: list[dict[str, Any]] = []
@@ -57,7 +59,8 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
             "text": text, "kind": kind, "street": street, "actor": actor,
             "pot": shown, "pot_label": m(shown),
             "frame": {"board": list(board), "pot": pot, "seats": [dict(s) for s in seats.values()],
-                      "actor": actor, "street": street},
+                      "actor": actor, "street": street,
+                      **({"board2": list(board2)} if board2 is not None else {})},
         })
 
     def sweep() -> None:
@@ -122,6 +125,18 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
             board = list(e["board"])
             street = STREETS.get(e["street"], e["street"].title())
             step(f"{street} [{' '.join(e['cards'])}]", "board")
+        elif kind == "run_twice_offer":
+            step("All in: run it twice? (" + ", ".join(name(s) for s in e["seats"]) + ")",
+                 "offer")
+        elif kind == "run_twice_vote":
+            step(f"{name(seat)}: {'twice' if e['twice'] else 'once'}", "vote", seat)
+        elif kind == "run_twice_decided":
+            step("The board is run twice" if e["runs"] == 2 else "The board is run once",
+                 "decided")
+        elif kind == "second_board":
+            board2 = list(e["board"])
+            street = "Second " + STREETS.get(e["street"], e["street"].title()).lower()
+            step(f"{street} [{' '.join(e['cards'])}]", "board")
         elif kind == "returned_uncalled":
             s = seats[seat]
             taken = min(s["bet"], e["amount"])
@@ -147,7 +162,13 @@ def timeline(record: HandRecord, user_id: int | None) -> dict[str, Any]:
                 seats[winner]["stack"] += share
                 seats[winner]["won"] += share
             label = _pot_label(result, e)
-            who = " and ".join(f"{name(w)} {m(share)}" for w, share in e["shares"])
+            if e.get("runs"):  # run it twice: what each run paid
+                who = "; ".join(
+                    f"{('first', 'second')[k]} run " + " and ".join(
+                        f"{name(w)} {m(share)}" for w, share in run["shares"])
+                    for k, run in enumerate(e["runs"]))
+            else:
+                who = " and ".join(f"{name(w)} {m(share)}" for w, share in e["shares"])
             step(f"{label}: {who}", "win")
         elif kind == "rake":
             settle()

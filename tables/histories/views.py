@@ -89,7 +89,7 @@ def hand_history(request: HttpRequest, hand_id: int) -> HttpResponse:
             "end": money_format(p.stack, currency),
             "net": net, "net_label": signed_money(net, currency),
             "cards": record.visible_cards(p.seat, viewer), "mucked": p.mucked,
-            "folded": p.folded, "is_viewer": p.seat == viewer,
+            "folded": p.folded, "is_viewer": p.seat == viewer, "player_id": int(p.player_id),
         })
     streets: list[dict[str, Any]] = []
     for step in replay["steps"][1:]:

@@ -14,6 +14,13 @@ from tables.models.config import (
     TimeoutPolicy,
 )
 from tables.models.hands import DeckEntropy, DeckReveal, Hand, HandEvent, HandSummary, TimeoutAllIn
+from tables.models.players import (
+    NOTE_MAX_LENGTH,
+    HandStatsCounted,
+    NoteTag,
+    PlayerNote,
+    PlayerStats,
+)
 from tables.models.seats import (
     AutoTopUp,
     AutoTopUpMode,
@@ -26,8 +33,9 @@ from tables.models.waitlist import WaitingListEntry
 
 __all__ = [
     "ENGINE_SMALL_BLIND_RULE", "ENGINE_STRUCTURE", "ENGINE_TIMEOUT_POLICY", "MAX_RAKE_PERCENT",
-    "AutoTopUp", "AutoTopUpMode", "ChatBan", "ChatMessage", "ChatMute", "Currency",
-    "DeckEntropy", "DeckReveal", "Hand", "HandEvent", "HandSummary", "Seat", "SeatStatus",
+    "NOTE_MAX_LENGTH", "AutoTopUp", "AutoTopUpMode", "ChatBan", "ChatMessage", "ChatMute",
+    "Currency", "DeckEntropy", "DeckReveal", "Hand", "HandEvent", "HandStatsCounted",
+    "HandSummary", "NoteTag", "PlayerNote", "PlayerStats", "Seat", "SeatStatus",
     "SmallBlindRule", "Structure", "TableConfig", "TablePresence", "TableState",
     "TimeoutAllIn", "TimeoutPolicy", "WaitingListEntry",
 ]

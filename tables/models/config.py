@@ -120,9 +120,23 @@ class TableConfig(models.Model):
         default=0, help_text="The most seconds a time bank can hold after refills (at least "
         "the starting bank).",
     )
+    straddle_allowed = models.BooleanField(
+        default=False, help_text="Players under the gun may post a live straddle of two big "
+        "blinds (no-limit and pot-limit; never at fixed-limit tables).",
+    )
+    run_it_twice_allowed = models.BooleanField(
+        default=False, help_text="When every player left is all in before the river, they may "
+        "all agree to deal the rest of the board twice and split each pot between the runs.",
+    )
     is_active = models.BooleanField(default=True, help_text="Shown in the lobby and playable.")
     chat_spectators = models.BooleanField(
         default=False, help_text="Spectators (logged in, not seated) may chat too; players always may."
+    )
+    rabbit_hunt_allowed = models.BooleanField(
+        default=False, verbose_name="rabbit hunt allowed",
+        help_text="Cash tables: after a hand everyone folded before the river, a player dealt "
+        "in may ask to see the board cards that would have come (shown to the whole table; the "
+        "hand's result stays as it was).",
     )
     tournament = models.ForeignKey(
         "tournaments.Tournament", null=True, blank=True, on_delete=models.PROTECT,
@@ -286,6 +300,8 @@ class TableConfig(models.Model):
             errors["rake_cap_by_players"] = cap_error
         if self.ante and self.ante >= self.lower_stake:
             errors["ante"] = "The ante must be below the big blind."
+        if self.straddle_allowed and self.structure == Structure.FIXED_LIMIT:
+            errors["straddle_allowed"] = "Fixed-limit tables have no straddle."
         errors.update(self._time_bank_errors())
         if errors:
             raise ValidationError(errors)

@@ -65,6 +65,10 @@ class Hand(models.Model):
     seed = models.CharField(max_length=64, blank=True,
                             help_text="seed-v1 hands only: the seed published after the hand.")
     players_saw_flop = models.PositiveSmallIntegerField(default=0)
+    leavers = models.JSONField(
+        default=list, blank=True,
+        help_text="Seats that asked to leave during the hand: folded when the action reaches "
+                  "them (tables/services/leaving.py).")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

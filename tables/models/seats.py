@@ -34,8 +34,15 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(
         default=False, help_text="Asked to leave during a hand: cashed out when it ends."
     )
+    sit_out_next_bb = models.BooleanField(
+        default=False, help_text="Sits out instead of posting when the big blind comes to him."
+    )
     always_show = models.BooleanField(
         default=False, help_text="Shows a losing hand at showdown instead of mucking it."
+    )
+    straddle = models.BooleanField(
+        default=False, help_text="Straddles (two big blinds) whenever he is under the gun, at a "
+        "table that allows it, from the next hand on.",
     )
     time_bank = models.PositiveIntegerField(
         default=0, help_text="Seconds in the player's time bank (set when he sits down)."
@@ -105,6 +112,10 @@ class TablePresence(models.Model):
     sockets = models.PositiveIntegerField(default=0)
     dropped_at = models.DateTimeField(null=True, blank=True,
                                       help_text="When the last open socket closed.")
+    open_since = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When this process's sockets went from none to one: a hand that started "
+                  "after it was watched whole (statistics count it for a spectator).")
 
     class Meta:
         verbose_name_plural = "table presences"

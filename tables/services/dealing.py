@@ -4,7 +4,8 @@ A table always has its next deck committed (`TableState.next_commitment`, publis
 `hand_start` and `seat_taken` and in snapshots) before that deck is dealt. Seated players'
 clients answer it with entropy (`entropy_add`); the deal takes the contributions sent for it
 and fixes the deal order from them, then commits the deck after it. The deck key stays on the
-server for ever; openings leave it only through `hand_proof` (and a recorded `deck_reveal`)."""
+server for ever; openings leave it only through `hand_proof`, `board_openings` (the rabbit
+hunt's board positions) and a recorded `deck_reveal`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -97,6 +98,8 @@ def hand_proof(hand: Hand, state: HandState, seat: int | None) -> HandProof:
                           "seed": hand.seed}, [])
     n = len(state.players)
     public = fairness.board_deals(n, len(state.board))
+    if state.board2 is not None:  # run it twice: the second run's own cards are public too
+        public += fairness.second_board_deals(n, state.run_from, len(state.board2))
     own: list[int] = []
     for i, p in enumerate(state.players):
         if hole_visible(p, None):  # shown hands
@@ -114,6 +117,16 @@ def hand_proof(hand: Hand, state: HandState, seat: int | None) -> HandProof:
 def _openings(hand: Hand, deals: list[int]) -> list[dict[str, Any]]:
     deck = fairness.committed(hand.deck_key)
     return fairness.openings(deck, [e["value"] for e in hand.entropy], deals)
+
+
+def board_openings(hand: Hand, deals: list[int]) -> list[dict[str, Any]]:
+    """The public openings of a finished hand's board positions `deals` — the rabbit hunt's
+    cards (services/rabbit_hunting.py). Refuses any other position: a hole card or a burn
+    card is never opened this way."""
+    n = len(hand.state["players"])
+    if hand.finished_at is None or not set(deals) <= set(fairness.board_deals(n, 5)):
+        raise ValueError("only a finished hand's board positions are opened")
+    return _openings(hand, deals)
 
 
 def deck_reveal(*, hand: Hand, staff: Any, reason: str) -> list[dict[str, Any]]:

@@ -10,7 +10,8 @@ them in this order, whatever order the step recorded them in:
    is queued, so that the next step's broadcast cannot overtake this one;
 3. queue the turn's timeout task (a round trip to the broker the broadcast must not wait for);
 4. time the next hand (one due now is dealt here, in this thread: see scheduling.py);
-5. count it in the room's metrics (observability/metrics.py).
+5. queue the finished hand's player statistics (services/hand_stats.py), in a worker;
+6. count it in the room's metrics (observability/metrics.py).
 
 A rolled-back step runs nothing: Django drops the hook with the transaction. A failing effect
 is logged with its traceback and counted (`room_effect_failures_total{effect}`), and the next
@@ -42,6 +43,7 @@ class Effects:
     items: list[dict[str, Any]] = field(default_factory=list)  # recorded events, in order
     timeout: tuple[int, int, datetime.datetime] | None = None  # hand id, version, deadline
     next_hand_at: datetime.datetime | None = None
+    stats_hand_id: int | None = None  # a finished hand to count in the player statistics
     counts: list[Callable[[], None]] = field(default_factory=list)  # metrics to move
     copy: Locked | None = None  # the table as committed, for the process's next action
 
@@ -53,6 +55,9 @@ class Effects:
 
     def next_hand(self, at: datetime.datetime) -> None:
         self.next_hand_at = at
+
+    def hand_stats(self, hand_id: int) -> None:
+        self.stats_hand_id = hand_id
 
     def count(self, metric: Callable[[], None]) -> None:
         self.counts.append(metric)
@@ -76,6 +81,9 @@ class Effects:
             at = self.next_hand_at
             steps.append(("next hand", lambda: scheduling.hand_start_schedule(
                 table_id=self.table_id, at=at)))
+        if self.stats_hand_id is not None:
+            hand_id = self.stats_hand_id
+            steps.append(("hand stats", lambda: scheduling.hand_stats_schedule(hand_id=hand_id)))
         steps += [("metrics", metric) for metric in self.counts]
         for name, step in steps:
             try:

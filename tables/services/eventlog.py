@@ -27,9 +27,23 @@ M = TypeVar("M", bound=Model)
 
 
 def status_event(seat: Seat) -> dict[str, Any]:
-    """The `status` event of a seat as it stands (sit out/in, blinds owed, post/wait BB)."""
+    """The `status` event of a seat as it stands (sit out/in, blinds owed, post/wait BB, sit
+    out next BB)."""
     return {"type": "status", "seat": seat.number, "status": seat.status,
-            "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds}
+            "post_bb": seat.post_bb, "missed_blinds": seat.missed_blinds,
+            "sit_out_next_bb": seat.sit_out_next_bb}
+
+
+def seat_taken_event(seat: Seat, *, next_commitment: str = "") -> dict[str, Any]:
+    """The `seat_taken` event of a seat just filled (a buy-in, a tournament's seating or a
+    move); `next_commitment` when it opens the table (its first deck committed)."""
+    player = seat.player
+    event = {"type": "seat_taken", "seat": seat.number, "player_id": seat.player_id,
+             "name": player.table_name, "avatar": player.avatar_key, "stack": seat.chips,
+             "status": seat.status}
+    if next_commitment:
+        event["next_commitment"] = next_commitment
+    return event
 
 
 class EventLog:

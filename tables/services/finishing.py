@@ -25,7 +25,7 @@ def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datet
     """Settle the finished hand: stacks and rake through the cashier (a tournament table's
     stacks without it: stacks.py `hand_settle`), a HandSummary for the
     lobby, `hand_end` completed (its line in the recent hands), `stacks`, leavers cashed out,
-    the busted sat out, the next hand timed. The cashier returns the stacks' changes; the
+    the busted sat out, the next hand timed, its players' statistics queued. The cashier returns the stacks' changes; the
     log writes them with the step. Needs the table lock; locks the table's seats."""
     ts, effects = log.state, log.held.effects
     table = ts.table
@@ -43,6 +43,7 @@ def hand_finish(hand: Hand, state: HandState, log: EventLog, now: datetime.datet
     if hand.fairness == fairness.LEGACY:  # dealt before the private fair deal: as it was,
         hand.seed = state.seed or ""  # its seed is published
     effects.count(metrics.HANDS_FINISHED.inc)
+    effects.hand_stats(hand.pk)  # the players' statistics, counted in a worker
     log.insert(HandSummary(
         table=table, finished_at=now, pot=sum(p.total for p in state.players),
         players_dealt=len(state.players), players_saw_flop=hand.players_saw_flop,

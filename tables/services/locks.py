@@ -11,7 +11,11 @@ takes, on PostgreSQL, and fails on any other order):
    tournament row before the table row; a tournament step (registration, cancellation)
    takes it before the cashier's rows (2).
 1. The table row: `TableState` (`table_lock`), first after (0), and one table per
-   transaction. The `TableConfig` row is never locked: it is read with the table row, and
+   transaction — with one exception: a multi-table tournament's step (a hand start of its
+   table, tables/tournaments/services/tables.py `tournament_tables_lock`) holds the
+   tournament's row (0) and then locks all of that tournament's tables in ascending id (a
+   table it opens has a higher id than any it holds). Any other step holds one table, and
+   every step that holds several holds their tournament's row first, so none can deadlock. The `TableConfig` row is never locked: it is read with the table row, and
    the admin edits it without any lock (a copy of the table checks its row version: copies.py).
 2. The cashier's rows, in this order:
    a. the idempotency record, claimed by a unique INSERT;
@@ -27,7 +31,11 @@ takes, on PostgreSQL, and fails on any other order):
    lock, so they are never contended and their place among the cashier's rows (2) does not
    matter; they may come before, between or after them.
 
-Presence rows (presence.py) are locked on their own, never with any of the above. On SQLite
+Presence rows (presence.py) are locked on their own, never with any of the above. So are a
+player's notes (notes.py: one row, a unique upsert) and the player statistics
+(hand_stats.py, in a Celery task after the hand's commit): the hand's `HandStatsCounted`
+claim first (a unique INSERT), then its players' `PlayerStats` rows in ascending
+(subject, viewer) order, in one statement. On SQLite
 transactions are IMMEDIATE (serialised): the same code is safe without row locks.
 """
 from __future__ import annotations
@@ -37,7 +45,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from tables.errors import TableError
-from tables.models import Hand, Seat, TableConfig, TableState
+from tables.models import Hand, PlayerStats, Seat, TableConfig, TableState
 from tables.services.effects import Effects
 from tables.services.table_sql import table_row_lock, table_seats
 from tables.services.tracking import Tracker
@@ -141,3 +149,12 @@ def seats_lock(held: Locked) -> list[Seat]:
     in id order, tracked, with what `rows.table_seats` adds (player, pending top-ups, standing
     order)."""
     return [held.rows.track(seat) for seat in table_seats(held.state.table_id, lock=True)]
+
+
+def player_stats_lock(subjects: list[int], viewers: list[int]) -> None:
+    """Lock the `PlayerStats` rows of every (viewer, subject) pair, in ascending (subject,
+    viewer) order (hand_stats.py: never with a table's locks). Call inside
+    `transaction.atomic()`."""
+    list(PlayerStats.objects.select_for_update()
+         .filter(viewer_id__in=viewers, subject_id__in=subjects)
+         .order_by("subject_id", "viewer_id").values_list("pk", flat=True))

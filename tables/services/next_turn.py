@@ -35,8 +35,11 @@ def turn_next(hand: Hand, state: HandState, log: EventLog, now: datetime.datetim
     """The next turn of a running hand: its deadline, the `turn` event (the legal actions in
     the acting player's copy) and, if needed, a timeout task queued after the commit."""
     seat = state.to_act_seat
-    if seat is None:  # the engine always names someone until the hand is over
-        hand.deadline = None
+    if seat is None:  # nobody to act: the players all in are asked to run it twice
+        if state.votes is None:
+            hand.deadline = None
+        else:  # the offer set the deadline (steps.py): no answer by then is "once"
+            timer_arm(log.held, hand, now)
         return
     table = log.held.table
     seconds = 0 if away_at_tournament(table, hand, seat) else (

@@ -45,8 +45,10 @@ def presence_join(*, table_id: int, user_id: int) -> datetime.datetime | None:
         if not any(r.sockets for r in live):
             dropped = max((r.dropped_at for r in live if r.dropped_at), default=None)
         mine = next(r for r in rows if r.server == SERVER)
+        if not mine.sockets:
+            mine.open_since = timezone.now()
         mine.sockets, mine.dropped_at = mine.sockets + 1, None
-        mine.save(update_fields=["sockets", "dropped_at"])
+        mine.save(update_fields=["sockets", "dropped_at", "open_since"])
         for r in live:  # his other sockets' closing times no longer say anything
             if r is not mine and r.dropped_at is not None:
                 r.dropped_at = None
@@ -77,3 +79,14 @@ def servers_alive(servers: set[str]) -> set[str]:
     for name in names:
         pipe.exists(server_key(name))
     return {name for name, there in zip(names, pipe.execute(), strict=True) if there}
+
+
+def watchers_since(*, table_id: int, since: datetime.datetime) -> set[int]:
+    """The users with a socket open at the table, through a live process, ever since `since`
+    (statistics: a hand started then was watched whole). A socket that dropped and came back
+    restarts the count, so a hand partly missed is not credited."""
+    rows = list(TablePresence.objects.filter(table_id=table_id, sockets__gt=0,
+                                             open_since__lte=since)
+                .values_list("user_id", "server"))
+    alive = servers_alive({server for _user, server in rows})
+    return {user for user, server in rows if server in alive}

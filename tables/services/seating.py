@@ -15,8 +15,9 @@ from cashier.services import buy_in, idempotent_run, top_up_claimed
 from tables.errors import TableError
 from tables.models import Seat, SeatStatus, TableState
 from tables.services.dealing import deck_commit_next
-from tables.services.eventlog import EventLog, status_event
+from tables.services.eventlog import EventLog, seat_taken_event, status_event
 from tables.services.finishing import schedule_next_hand, seat_remove
+from tables.services.leaving import hand_leave
 from tables.services.locks import Locked, table_lock
 from tables.services.sitout import seat_sit_out
 from tables.services.stacks import money_refuse, money_terms
@@ -84,12 +85,13 @@ def next_hand_maybe(held: Locked) -> None:
 
 
 def seat_take(*, table_id: int, user: Any, number: int, amount: int,
-              idempotency_key: str) -> Seat:
+              idempotency_key: str, post_bb: bool = False) -> Seat:
     """Sit `user` in seat `number` with a buy-in of `amount` (wallet → table escrow), once per
     `idempotency_key` (a resend returns his seat and changes nothing).
 
     Allowed while a hand runs: the player joins a later hand. Joining a running game he waits
-    for the big blind (`waiting_bb`) unless he posts one (`post_big_blind_now`).
+    for the big blind (`waiting_bb`) unless he posts one: `post_bb` now, or later
+    (`post_big_blind_now`). Where nobody owes one, `post_bb` changes nothing.
     Refusals: `bad_seat`, `seat_taken`, `already_seated`, `table_closed` and the cashier's codes.
     Locks: the table row, then the cashier's (idempotency, accounts)."""
     with transaction.atomic():
@@ -97,10 +99,12 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
 
         def apply() -> dict[str, Any]:
             return {"seat_id": _seat_take(held, user=user, number=number, amount=amount,
-                                          idempotency_key=idempotency_key).pk}
+                                          idempotency_key=idempotency_key,
+                                          post_bb=post_bb).pk}
 
         done = _once(key=idempotency_key, operation="seat_take", apply=apply,
-                     params={"table": table_id, "user": user.pk, "seat": number, "amount": amount})
+                     params={"table": table_id, "user": user.pk, "seat": number, "amount": amount,
+                             "post_bb": post_bb})
         seat = Seat.objects.filter(pk=done["seat_id"]).first()
         if seat is None:  # sat and left since: the resend must not sit him again
             raise TableError("not_seated", "That request was done before; you have left since.")
@@ -108,7 +112,7 @@ def seat_take(*, table_id: int, user: Any, number: int, amount: int,
 
 
 def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
-               idempotency_key: str) -> Seat:
+               idempotency_key: str, post_bb: bool) -> Seat:
     ts, table = held.state, held.table
     money_refuse(table)
     if not table.is_active:
@@ -121,10 +125,12 @@ def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
     if number in taken.values():
         raise TableError("seat_taken", f"Seat {number} is taken.")
     seat_claim(table=table, user_id=user.pk, number=number)  # `seat_reserved` for others
-    status = SeatStatus.WAITING_BB if _game_running(ts) else SeatStatus.PLAYING
+    owes = _game_running(ts)
+    status = SeatStatus.WAITING_BB if owes and not post_bb else SeatStatus.PLAYING
     try:
         with transaction.atomic():
-            seat = Seat(table=table, number=number, player=user, status=status)
+            seat = Seat(table=table, number=number, player=user, status=status,
+                        post_bb=owes and post_bb)
             bank = bank_seated(seat, table)  # the table's starting time bank, if it has one
             seat.save(force_insert=True)
     except IntegrityError:
@@ -138,12 +144,12 @@ def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
     log = EventLog(held)
     log.track(seat)
     log.stacks(changes)  # the chips bought, written with the events
-    taken_event = {"type": "seat_taken", "seat": number, "player_id": user.pk,
-                   "name": user.table_name, "stack": seat.chips, "status": seat.status}
-    if not ts.next_commitment:  # the table's first deck, committed before anyone contributes
+    opens = not ts.next_commitment
+    if opens:  # the table's first deck, committed before anyone contributes
         deck_commit_next(ts)
-        taken_event["next_commitment"] = ts.next_commitment
-    log.add(taken_event)
+    log.add(seat_taken_event(seat, next_commitment=ts.next_commitment if opens else ""))
+    if seat.post_bb:  # he posts a big blind in the next hand: his status says so
+        log.add(status_event(seat))
     if bank is not None:
         log.add(bank)
     log.flush()
@@ -153,7 +159,8 @@ def _seat_take(held: Locked, *, user: Any, number: int, amount: int,
 
 def seat_leave(*, table_id: int, user_id: int, idempotency_key: str) -> bool:
     """Cash out and free the seat; during a hand the player is in, after that hand ends (he
-    is marked `leaving` and is not dealt again). Returns True when he left now. Once per
+    is marked `leaving`, is not dealt again, and his hand is folded on his turn, at once if it
+    is his turn now: leaving.py). Returns True when he left now. Once per
     `idempotency_key`: a resend returns the first answer and changes nothing.
     Locks: the table row, then the cashier's (idempotency, accounts, top-ups)."""
     with transaction.atomic():
@@ -170,12 +177,8 @@ def _seat_leave(held: Locked, *, user_id: int, key: str) -> bool:
     money_refuse(held.table)
     log = EventLog(held)
     seat = log.track(_seat_of(held.state, user_id))
-    if _in_running_hand(held.state, seat):
-        if not seat.leave_after_hand:
-            seat.leave_after_hand = True
-            log.add({"type": "leaving", "seat": seat.number})
-            log.flush()
-        return False
+    if _in_running_hand(held.state, seat):  # folded now or on his turn, out at the hand's end
+        return hand_leave(log, hand=held.state.hand, seat=seat)
     try:
         log.add(seat_remove(log, seat=seat, key=f"{key}:cash_out"))
     except CashierError as e:

@@ -1,4 +1,5 @@
-"""Showing cards by choice. Room tables settle showdowns without asking anyone (the engine's
+"""Seat choices that wait for the next hand (always show, straddle), and showing cards by
+choice. Room tables settle showdowns without asking anyone (the engine's
 `auto_showdown`: a hand that cannot win is mucked), so a player chooses ahead ("always show")
 or shows in the pause after the hand; neither ever holds up the next hand."""
 from __future__ import annotations
@@ -29,6 +30,23 @@ def seat_always_show(*, table_id: int, user_id: int, on: bool) -> Seat:
             raise TableError("not_seated", "You are not seated at this table.")
         log.track(seat).always_show = on
         log.flush()  # no event: his choice is his own
+        return seat
+
+
+def seat_straddle(*, table_id: int, user_id: int, on: bool) -> Seat:
+    """Straddle (two big blinds, live) whenever under the gun, from the next hand on; the hand
+    running keeps what it was dealt with. Refusals: `not_seated`, `no_straddle` (the table does
+    not allow it). Private: nothing is broadcast. Locks: the table row."""
+    with transaction.atomic():
+        held = table_lock(table_id)
+        if on and not held.table.straddle_allowed:
+            raise TableError("no_straddle", "This table does not allow straddles.")
+        log = EventLog(held)
+        seat = seat_find(held.state.pk, user_id)
+        if seat is None:
+            raise TableError("not_seated", "You are not seated at this table.")
+        log.track(seat).straddle = on
+        log.flush()  # no event: like always_show, his choice is his own until he posts it
         return seat
 
 

@@ -18,10 +18,12 @@ from tables.services.locks import (
     table_tournament_lock,
     tournament_held,
 )
+from tables.services.seat_choices import bb_sitters_out
 from tables.services.stacks import money_terms
 from tables.services.steps import engine_step
 from tables.services.time_bank import bank_count
 from tables.tournaments.services.hands import TournamentDeal, tournament_hand_prepare
+from tables.tournaments.services.tables import multi_table, tournament_tables_lock
 
 
 def _dealt_seats(ts: TableState, seats: list[Seat]) -> tuple[int, list[Seat]] | None:
@@ -68,6 +70,9 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
     busts and brings the tournament's clock up to date; it deals everyone with chips, sitting
     out or not (an absent player is blinded off), the dead button's blinds and the level's
     antes, and has no top-ups.
+    A scheduled (multi-table) tournament's table runs the tournament's step over all its
+    tables (tables/tournaments/services/tables.py): it locks every table of the tournament,
+    ascending id, after the tournament's row (the lock order's exception, locks.py).
     Locks: a tournament table's tournament row, the table row, then the seats (standing orders
     take the cashier's in between; a tournament's end pays its prizes after the seats)."""
     try:
@@ -79,7 +84,9 @@ def hand_start(*, table_id: int, force: bool = False) -> Hand | None:
 def _hand_start(*, table_id: int, force: bool) -> Hand | None:
     with transaction.atomic():
         tournament = table_tournament_lock(table_id)  # a tournament's table: its row first
-        held = table_lock(table_id)
+        tables = (tournament_tables_lock(tournament, table_id) if multi_table(tournament)
+                  else None)  # a multi-table tournament's step holds all its tables
+        held = table_lock(table_id) if tables is None else tables[table_id]
         tournament_held(held, tournament)
         ts, table = held.state, held.table
         now = timezone.now()
@@ -91,9 +98,10 @@ def _hand_start(*, table_id: int, force: bool) -> Hand | None:
         seats = seats_lock(held)
         plan: TournamentDeal | None = None
         if tournament is not None:  # chips, not money: no top-ups; the tournament decides
-            plan = tournament_hand_prepare(tournament, held, seats, log, now)
+            plan = tournament_hand_prepare(tournament, held, seats, log, now, tables)
             picked = None if plan is None else (plan.positions.button, plan.dealt)
-            seats = [s for s in seats if s.pk is not None]  # the busted left the table
+            seats = ([s for s in seats if s.pk is not None] if plan is None
+                     else plan.seats)  # the busted left the table, the moved came
         else:
             if any(s.auto_top_up for s in seats):  # standing orders queue top-ups: read again
                 for event in auto_top_ups_request(table=table):
@@ -104,7 +112,7 @@ def _hand_start(*, table_id: int, force: bool) -> Hand | None:
                                     pending={s.pk: s.pending for s in seats}))
             if any(s.chips != chips[s.pk] for s in seats):
                 log.add({"type": "stacks", "stacks": {str(s.number): s.chips for s in seats}})
-            picked = _dealt_seats(ts, seats)
+            picked = bb_sitters_out(lambda: _dealt_seats(ts, seats), log, now)
         if picked is None:
             if tournament is None or ts.next_hand_at is None or ts.next_hand_at <= now:
                 ts.next_hand_at = None  # a tournament's break keeps its next hand timed
@@ -112,15 +120,18 @@ def _hand_start(*, table_id: int, force: bool) -> Hand | None:
             return None
         button, dealt = picked
         deal = deck_deal(ts, seats)
+        straddling = plan is None and table.straddle_allowed  # the engine decides who may
         forced = {} if plan is None else {"forced_bets": plan.bets.blinds,
                                           "antes": plan.bets.antes,
                                           "dead_antes": plan.bets.dead_antes}
         state, events = start_hand(
             rules=table.engine_rules(),
             seats=[SeatIn(seat=s.number, player_id=str(s.player_id), stack=s.chips,
-                          post_bb=s.post_bb and plan is None, always_show=s.always_show)
+                          post_bb=s.post_bb and plan is None, always_show=s.always_show,
+                          straddle=s.straddle and straddling)
                    for s in dealt],
             button=button, deck=deal.cards, commitment=deal.root, **forced,
+            run_it_twice=plan is None and table.run_it_twice_allowed,
         )
         hand = Hand.objects.create(
             table=table, number=ts.hands_dealt + 1, state=state.to_json(), version=state.version,

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from observability import metrics
-from tables.engine import HandState, TimeoutPolicy, apply_action
+from tables.engine import HandState, TimeoutPolicy, apply_action, choose_runs
 from tables.models import Hand, Seat, SeatStatus, TimeoutAllIn
 from tables.recent import iso
 from tables.services.eventlog import EventLog
@@ -26,7 +26,8 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
     Idempotent and duplicate-safe: does nothing to the hand unless it is still at `version`
     and its deadline is over. A task that finds the turn moved on (or extended) re-arms the
     timer for the current turn unless a queued task already covers it (`timer_arm`).
-    Timeout all-ins are capped per player per day (then he folds). At a table with a time
+    Timeout all-ins are capped per player per day (then he folds). Players asked to run it
+    twice who have not answered by the deadline answer "once" (nobody is sat out for it). At a table with a time
     bank, a player with seconds in his bank gets them first (`bank_start`: the deadline moves
     on, nobody acts for him yet; returns False); the rule applies when they run out too.
     Locks: the table row (a finishing hand adds the cashier's)."""
@@ -50,6 +51,11 @@ def hand_timeout(*, hand_id: int, version: int) -> bool:
             return False
         state = HandState.from_json(hand.state)
         seat = state.to_act_seat
+        if seat is None and state.votes is not None:  # run it twice unanswered: once
+            silent = next(s for s, v in state.votes.items() if v is None)
+            engine_step(hand, state, choose_runs(state, silent, False), EventLog(held, hand),
+                        now)
+            return True
         if seat is None:
             return False
         if bank_start(held, hand, seat, now):

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from tables.tournaments.engine.payouts import PayoutBand, percents_for, prizes
-from tables.tournaments.models import ACTIVE, EntryState, Tournament, TournamentState
+from tables.tournaments.models import ACTIVE, OVER, Entry, EntryState, Tournament, TournamentState
 
 # The tab's state filter: what a player looks for, in the words of the lobby.
 STATE_FILTERS: dict[str, tuple[str, ...]] = {
@@ -42,8 +42,8 @@ def _counted(tournaments: Any) -> Any:
 
 
 def _row(t: Any) -> TournamentRow:
-    pool = max(t.paid * t.buy_in, int(t.structure.get("guarantee") or 0))
-    return TournamentRow(tournament=t, entries=t.paid, players_left=t.left, prize_pool=pool)
+    return TournamentRow(tournament=t, entries=t.paid, players_left=t.left,
+                         prize_pool=prize_pool_of(t, t.paid))
 
 
 def tournament_rows(*, state: str = "", kind: str = "", currency: str = "") -> list[TournamentRow]:
@@ -91,15 +91,26 @@ def tournament_page(tournament_id: int) -> tuple[TournamentRow, list[Standing],
 
 def payouts_for(row: TournamentRow) -> list[tuple[int, int, int]]:
     """(place, basis points, amount) for the field so far (at least the smallest band)."""
+    return payouts_of(row.tournament, entries=row.entries, pool=row.prize_pool)
+
+
+def payouts_of(tournament: Tournament, *, entries: int, pool: int) -> list[tuple[int, int, int]]:
+    """(place, basis points, amount) for `entries` paying `pool` (at least the smallest
+    band): what the page shows and the field's events carry."""
     try:
         bands = [PayoutBand(b["min_entries"], b["max_entries"], tuple(b["places"]))
-                 for b in row.tournament.structure.get("payouts", [])]
-        field = max(row.entries, min(b.min_field for b in bands))
+                 for b in tournament.structure.get("payouts", [])]
+        field = max(entries, min(b.min_field for b in bands))
         percents = percents_for(bands, field)
     except ValueError:  # no bands, or none for this field: nothing to show yet
         return []
     return [(n, bp, amount) for n, (bp, amount)
-            in enumerate(zip(percents, prizes(row.prize_pool, percents), strict=True), start=1)]
+            in enumerate(zip(percents, prizes(pool, percents), strict=True), start=1)]
+
+
+def prize_pool_of(tournament: Tournament, entries: int) -> int:
+    """The buy-ins paid, or the guarantee while it is more."""
+    return max(entries * tournament.buy_in, int(tournament.structure.get("guarantee") or 0))
 
 
 def position_of(standings: list[Standing], user_id: int) -> tuple[int, int] | None:
@@ -109,3 +120,11 @@ def position_of(standings: list[Standing], user_id: int) -> tuple[int, int] | No
         if s.user_id == user_id:
             return rank, len(live)
     return None
+
+
+def my_entries(user_id: int) -> list[Entry]:
+    """The player's live entries (registered or playing) in tournaments not over, soonest
+    first: what the lobby's "Your tournaments" box lists."""
+    return list(Entry.objects.filter(user_id=user_id, state__in=ACTIVE)
+                .exclude(tournament__state__in=OVER).select_related("tournament")
+                .order_by("tournament__starts_at", "tournament_id"))

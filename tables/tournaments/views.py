@@ -49,6 +49,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "levels": row.tournament.structure.get("levels", []), "mine": mine,
         "position": selectors.position_of(standings, request.user.pk) if mine else None,
         "tables": sorted({s.table_id for s in standings if s.table_id}),
+        "places": sorted((s for s in standings if s.place), key=lambda s: s.place),
         "form": KeyedForm(),
     })
 

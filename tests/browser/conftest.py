@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from pokerroom.processes import daphne_command, free_port, stop_process, wait_for_http
 from tests.conftest import METRICS_TOKEN, REPO, celery_worker, database_url_for_subprocesses
@@ -35,7 +36,9 @@ def room_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     with django_db_blocker.unblock():
         env = {"DATABASE_URL": database_url_for_subprocesses(), "CSRF_TRUSTED_ORIGINS": url,
-               "METRICS_TOKEN": METRICS_TOKEN}  # tests read what the server counted
+               "METRICS_TOKEN": METRICS_TOKEN,  # tests read what the server counted
+               # events a test records in this process reach the server's sockets
+               "CHANNEL_LAYER_PREFIX": settings.ROOM_CHANNEL_PREFIX}
     server = subprocess.Popen(daphne_command(sys.executable, host="127.0.0.1", port=port),
                               cwd=REPO, env={**os.environ, **env})
     try:

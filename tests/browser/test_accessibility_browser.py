@@ -71,11 +71,30 @@ def test_no_page_a_player_uses_has_a_serious_accessibility_violation(room_url, n
     expect(ann.locator("#text-mode-history li")).to_have_count(1)
     found["the table in text mode"] = problems(ann)
 
-    ann.get_by_role("button", name="Fold").click()  # heads-up, the button acts first
+    ann.get_by_role("button", name="Fold", exact=True).click()  # heads-up, the button acts first
     hand = wait_for(lambda: Hand.objects.filter(table=table, finished_at__isnull=False).first())
+    ann.locator("#chat-input").fill("nice hand")  # the chat and the hand log, both filled
+    ann.locator("#chat-input").press("Enter")
+    expect(ann.locator("#chat-lines .chat-line")).not_to_have_count(0, timeout=TIMEOUT)
+    expect(ann.locator("#hand-log li")).not_to_have_count(0)
+    found["the table after a hand, with chat and the hand log"] = problems(ann)
     ann.goto(f"{room_url}/tables/hands/{hand.pk}/")
     expect(ann.locator("h1")).to_be_visible()
     found["a hand's page"] = problems(ann)
+    ann.locator(".hand-players .player-name", has_text="bob").click()  # the player pop-up
+    expect(ann.locator("#player-tags input[name=tag]")).not_to_have_count(0, timeout=TIMEOUT)
+    found["the player pop-up (notes, tag, stats)"] = problems(ann)
+
+    # Tiling: the window of tiles, and one tile (the compact table page it frames).
+    other = make_table(name="Elm", structure="NL", lower_stake=2)
+    ann.goto(f"{room_url}/tables/tile/?t={table.pk}&t={other.pk}")
+    expect(ann.frame_locator(f"#tile-{table.pk} iframe").locator("#conn-status")).to_have_text(
+        "Connected", timeout=TIMEOUT)
+    found["the tiles window"] = problems(ann)
+    ann.goto(f"{room_url}/tables/{table.pk}/tile/")
+    expect(ann.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
+    expect(ann.locator('.seat.me[data-seat="1"]')).to_be_visible(timeout=TIMEOUT)
+    found["a tile"] = problems(ann)
 
     bad = {page: lines for page, lines in found.items() if lines}
     assert not bad, "\n".join(f"{page}: {line}" for page, lines in bad.items() for line in lines)

@@ -1,6 +1,6 @@
 """The Content-Security-Policy in a real Chromium: every page a player and a staff member use
 (login, lobby with its htmx list, cashier, the Tournaments tab and a tournament's page, a live
-table with a hand dealt, admin) runs with no
+table with a hand dealt, the same table tiled, admin) runs with no
 policy violation and no console error or warning."""
 from __future__ import annotations
 
@@ -77,6 +77,13 @@ def test_pages_run_under_the_policy_without_violations(room_url, new_page, make_
     expect(seat(alice, 1).locator(".card[data-card]")).to_have_count(2, timeout=TIMEOUT)
     expect(alice.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
     assert violations(alice) == [] and violations(bob) == []
+
+    # The tiles window: the table framed (the one page the room lets a page of its own frame).
+    alice.goto(f"{room_url}/tables/tile/?t={table.pk}")
+    tile = alice.frame_locator(f"#tile-{table.pk} iframe")
+    expect(tile.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)
+    frame = alice.frame(name=f"tile-{table.pk}")
+    assert violations(alice) == [] and frame.evaluate("window.__cspViolations") == []
 
     # Staff: the login form, then admin pages.
     make_user("boss", is_staff=True, is_superuser=True)

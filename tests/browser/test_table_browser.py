@@ -68,7 +68,7 @@ def test_two_players_play_a_hand_to_showdown(room_url, new_page, make_table):
     alice.set_viewport_size({"width": 390, "height": 844})
     alice.locator("#action-bar").scroll_into_view_if_needed()
     assert alice.evaluate("document.documentElement.scrollWidth") <= 390  # fits a phone
-    expect(alice.get_by_role("button", name="Fold")).to_be_in_viewport()
+    expect(alice.get_by_role("button", name="Fold", exact=True)).to_be_in_viewport()
     shot(alice, "table-phone-to-act")
     alice.set_viewport_size({"width": 1280, "height": 860})
     alice.keyboard.press("r")
@@ -239,12 +239,14 @@ def test_a_limit_table_shows_fixed_sizes_and_refuses_a_raise_after_the_cap(
     for page in (alice, bob):
         assert page.evaluate("window.pokerTable.selfCheck()") == []
 
-    # Bob wants to leave mid-hand: asked first, he leaves when the hand ends.
+    # Bob wants to leave mid-hand, on his turn: asked first, he folds and leaves at once (the
+    # hand ends with his fold: heads-up).
+    expect(bob.locator("#leave")).to_have_text("Fold and leave")
     bob.locator("#leave").click()
     expect(bob.locator("#leave-dialog")).to_be_visible()
     bob.locator("#leave-confirm").click()
-    expect(bob.locator("#leave")).to_have_text("Leaving after this hand", timeout=TIMEOUT)
-    expect(seat(alice, 2).locator(".plate")).to_contain_text("Leaving")
+    expect(alice.locator("#hand-log")).to_contain_text("bob folds", timeout=TIMEOUT)
+    expect(seat(alice, 2)).to_have_class(re.compile("empty"), timeout=TIMEOUT)
 
 
 def test_a_dropped_connection_resyncs_without_a_reload(room_url, new_page, make_user, make_table):

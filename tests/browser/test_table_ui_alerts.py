@@ -118,3 +118,40 @@ def test_a_background_table_calls_its_player_and_sounds_wait_for_a_gesture(
     assert alice.evaluate("window.pokerTable.sound.muted") is True
     mute.click()
     expect(mute).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_game_sounds_follow_the_hand_and_can_be_turned_off(
+        room_url, new_page, make_user, make_table):
+    """After a gesture (her seat click), Alice's table sounds the game as PokerStars does: chips
+    for her call, a knock for a check, cards for the flop, her turn's chime, a swish for her fold
+    and the pot pushed to the winner, each frame's sounds one after another. "Game sounds" off
+    leaves only the turn's chime, and is remembered."""
+    table = make_table(name="Birch", structure="NL", lower_stake=2, hand_pause_seconds=1)
+    alice, bob = seated_pair(room_url, new_page, make_user, table, buy_in=100)
+    expect(alice.locator("#action-bar")).to_be_visible(timeout=TIMEOUT)  # her small blind
+    alice.evaluate("window.pokerTable.sound.kinds.length = 0")
+    alice.locator("#act-call").click()
+    check_when_my_turn(bob, "Preflop")
+    check_when_my_turn(bob, "Flop")
+    expect(alice.locator("#act-check")).to_be_visible(timeout=TIMEOUT)
+    alice.get_by_role("button", name="Fold", exact=True).click()
+    alice.wait_for_function("() => window.pokerTable.sound.kinds.includes('win')", timeout=TIMEOUT)
+    assert alice.evaluate("window.pokerTable.sound.kinds") == [
+        "chips", "check", "deal", "turn", "check", "fold", "win"]
+
+    game_sounds = alice.locator("#toggle-game-sounds")
+    expect(game_sounds).to_have_attribute("aria-pressed", "true")
+    game_sounds.click()
+    expect(game_sounds).to_have_attribute("aria-pressed", "false")
+    alice.reload()
+    expect(alice.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
+    expect(game_sounds).to_have_attribute("aria-pressed", "false")
+    alice.keyboard.press("Shift")  # a gesture on the fresh page
+    # The next hand: Bob is the small blind and calls; Alice's option is her turn.
+    expect(bob.locator("#act-call")).to_be_visible(timeout=TIMEOUT)
+    bob.locator("#act-call").click()
+    expect(alice.locator("#act-check")).to_be_visible(timeout=TIMEOUT)
+    alice.wait_for_function("() => window.pokerTable.sound.kinds.length > 0")
+    assert alice.evaluate("window.pokerTable.sound.kinds") == ["turn"]
+    alice.locator("#act-check").click()
+    sit_out_both(alice, bob)

@@ -10,6 +10,7 @@ from tables.engine import (
     HandState,
     IllegalAction,
     SeatIn,
+    Structure,
     TableRules,
     commitment,
     legal_actions,
@@ -211,3 +212,86 @@ def test_manual_deal_refusals_leave_the_state_unchanged() -> None:
     assert e.value.reason == "bad_cards"  # the ace of spades is already out
     deal_hole(state, 2, None)  # unknown cards (replays)
     assert legal_actions(state).seat == 1
+
+
+# --- UTG straddle (a table option; the service passes SeatIn.straddle only where allowed) ------
+def straddle_hand(rules: TableRules = NL, stacks: tuple[int, ...] = (1000,) * 5, **kw) -> ScriptedHand:
+    """Five players at 5/10, button seat 1: SB 2, BB 3, UTG 4 straddles (20), then 5 and 1."""
+    return ScriptedHand(rules, {k + 1: st for k, st in enumerate(stacks)}, button=1,
+                        straddles=kw.pop("straddles", [4]), board="2c3d4h5s9c", **kw)
+
+
+def test_utg_straddle_posts_two_big_blinds_and_action_opens_left_of_him() -> None:
+    h = straddle_hand()
+    assert blinds(h.events) == {2: 5, 3: 10, 4: 20}
+    assert [e["kind"] for e in h.of_type("posted_blind")] == ["sb", "bb", "straddle"]
+    assert h.legal.seat == 5
+    assert h.legal.call_amount == 20
+    assert h.legal.min_to == 40  # the straddle sizes raises: a raise is to 4 BB or more
+
+
+def test_the_straddler_acts_last_preflop_with_the_option_to_raise() -> None:
+    h = straddle_hand()
+    h.act(5, "call")
+    h.act(1, "call")
+    h.act(2, "call")  # 15 more
+    h.act(3, "call")  # 10 more
+    assert h.legal.seat == 4  # everyone called: the straddler still has his option
+    assert h.legal.check and h.legal.raise_ and h.legal.min_to == 40
+    h.act(4, "raise", 60)
+    assert h.legal.seat == 5  # reopened: everyone answers the raise again
+    for seat in (5, 1, 2, 3):
+        h.act(seat, "call")
+    assert h.state.street_name == "flop"
+    assert h.state.pot_total == 5 * 60
+
+
+def test_after_the_flop_the_smallest_bet_is_the_big_blind_again() -> None:
+    h = straddle_hand()
+    for seat in (5, 1, 2, 3):
+        h.act(seat, "call")
+    h.act(4, "check")
+    assert h.state.street_name == "flop"
+    assert h.legal.seat == 2 and h.legal.min_to == 10
+
+
+def test_a_raise_before_the_straddler_still_leaves_him_to_act() -> None:
+    h = straddle_hand()
+    h.act(5, "raise", 50)
+    for seat in (1, 2, 3):
+        h.act(seat, "fold")
+    assert h.legal.seat == 4 and h.legal.call_amount == 30
+    h.act(4, "fold")
+    assert h.state.is_over and h.stacks()[5] == 1000 + 5 + 10 + 20
+
+
+def test_no_straddle_when_not_under_the_gun_heads_up_fixed_limit_or_short() -> None:
+    assert "straddle" not in kinds(straddle_hand(straddles=[5]))  # seat 5 is not UTG
+    heads_up = ScriptedHand(NL, {1: 1000, 2: 1000}, button=1, straddles=[1, 2])
+    assert "straddle" not in kinds(heads_up)
+    limit = straddle_hand(TableRules(structure=Structure.FIXED_LIMIT, lower_stake=10))
+    assert "straddle" not in kinds(limit) and limit.legal.seat == 4
+    short = straddle_hand(stacks=(1000, 1000, 1000, 20, 1000))  # a straddle is never all in
+    assert "straddle" not in kinds(short) and short.legal.seat == 4
+
+
+def test_three_handed_the_button_is_under_the_gun_and_may_straddle() -> None:
+    h = ScriptedHand(NL, {1: 1000, 2: 1000, 3: 1000}, button=1, straddles=[1])
+    assert blinds(h.events) == {2: 5, 3: 10, 1: 20}
+    assert h.legal.seat == 2 and h.legal.call_amount == 15
+
+
+def test_a_new_player_under_the_gun_who_straddles_posts_no_extra_big_blind() -> None:
+    h = straddle_hand(post_bb=[4])
+    assert [e["kind"] for e in h.of_type("posted_blind")] == ["sb", "bb", "straddle"]
+    assert h.state.player(4).total == 20
+
+
+def test_pot_limit_straddle_pot_sized_raise() -> None:
+    h = straddle_hand(TableRules(structure=Structure.POT_LIMIT, lower_stake=10))
+    # pot 35 (5 + 10 + 20); calling 20 makes it 55, raised by 55: to 75
+    assert h.legal.min_to == 40 and h.legal.max_to == 75
+
+
+def kinds(h: ScriptedHand) -> list[str]:
+    return [e["kind"] for e in h.of_type("posted_blind")]

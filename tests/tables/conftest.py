@@ -1,23 +1,11 @@
 """Fixtures for the live tables: funded players, a table, recorded timers, the Redis layer."""
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
-
-
-@pytest.fixture(autouse=True, scope="session")
-def private_channel_prefix() -> Iterator[None]:
-    """A broadcast channel prefix of our own: other test runs on the same Redis use the same
-    group names (table ids restart at 1)."""
-    old = settings.ROOM_CHANNEL_PREFIX
-    settings.ROOM_CHANNEL_PREFIX = f"t{os.getpid()}{uuid.uuid4().hex[:6]}"
-    yield
-    settings.ROOM_CHANNEL_PREFIX = old
 
 
 class Timers:
@@ -27,6 +15,7 @@ class Timers:
         self.timeouts: list[dict[str, Any]] = []
         self.starts: list[dict[str, Any]] = []
         self.clocks: list[dict[str, Any]] = []
+        self.stats: list[dict[str, Any]] = []
 
     def timeout(self, **kwargs: Any) -> None:
         self.timeouts.append(kwargs)
@@ -37,6 +26,9 @@ class Timers:
     def clock(self, **kwargs: Any) -> None:
         self.clocks.append(kwargs)
 
+    def hand_stats(self, **kwargs: Any) -> None:
+        self.stats.append(kwargs)
+
 
 @pytest.fixture
 def fake_timers(monkeypatch: pytest.MonkeyPatch) -> Timers:
@@ -46,6 +38,7 @@ def fake_timers(monkeypatch: pytest.MonkeyPatch) -> Timers:
     monkeypatch.setattr(scheduling, "timeout_schedule", recorder.timeout)
     monkeypatch.setattr(scheduling, "hand_start_schedule", recorder.start)
     monkeypatch.setattr(scheduling, "tournament_clock_schedule", recorder.clock)
+    monkeypatch.setattr(scheduling, "hand_stats_schedule", recorder.hand_stats)
     return recorder
 
 

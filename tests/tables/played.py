@@ -18,6 +18,7 @@ def quiet_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No Celery tasks and no automatic next hand: the test deals each hand itself."""
     monkeypatch.setattr(scheduling, "timeout_schedule", lambda **kwargs: None)
     monkeypatch.setattr(scheduling, "hand_start_schedule", lambda **kwargs: None)
+    monkeypatch.setattr(scheduling, "hand_stats_schedule", lambda **kwargs: None)
     yield
 
 

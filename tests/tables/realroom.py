@@ -135,3 +135,22 @@ def room_fixture(private_queue) -> Iterator[str]:
             stop_process(server)  # before the worker, as ever
     finally:
         stop_process(server)
+
+
+def restart_when(ready: Callable[[], Any], message: str, servers: dict, *, port: int,
+                 tmp_path: Any, stack: contextlib.ExitStack) -> None:
+    """In a thread of its own: once `ready()` (a database read), kill -9 `servers["daphne"]`
+    and `servers["worker"]` (its beat too) and start them again; `servers["restarted"]` says it
+    happened. The bots reconnect; the sweeper resumes the clock, lost hands and balancing."""
+    from django.db import connection
+
+    try:
+        wait_until(ready, timeout=90, message=message)
+        kill_hard(servers["daphne"])
+        kill_hard(servers["worker"])
+        servers["daphne"] = start_daphne(port, wait=False)
+        servers["worker"] = stack.enter_context(worker(beat=True, tmp_path=tmp_path))
+        daphne_ready(servers["daphne"], port)
+        servers["restarted"] = True
+    finally:
+        connection.close()

@@ -7,20 +7,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from tables.services import chat
-from tests.tables.ws import Client
+from tests.tables.ws import Client, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fake_timers", "close_db_threads")]
-
-
-async def seated(table, *users) -> list[Client]:
-    clients = []
-    for n, user in enumerate(users, start=1):
-        c = await Client.open(table.pk, user)
-        await c.send(type="sit", seat=n, amount=200)
-        await c.until(lambda c=c: c.seat is not None, what="seat_taken")
-        clients.append(c)
-    return clients
 
 
 async def test_a_line_reaches_players_and_spectators_in_order(play_table, make_player):

@@ -149,7 +149,7 @@ def test_acts_and_seating_in_parallel_keep_the_ledger_balanced(play_table, make_
 
 def test_a_leave_waiting_on_a_hand_start_sees_the_new_hand(play_table, make_player, sit):
     """A player who asks to leave while the table is busy dealing is in that hand once the lock
-    is his: he leaves after it, and the hand settles with his seat still there. (The table row
+    is his: not on his turn, he leaves after it, and the hand settles with his seat still there. (The table row
     must be re-read after the wait, hand included; a stale read freed the seat mid-hand.)"""
     alice, bob = make_player("alice"), make_player("bob")
     sit(play_table, alice, 1)
@@ -167,8 +167,8 @@ def test_a_leave_waiting_on_a_hand_start_sees_the_new_hand(play_table, make_play
     def leave() -> object:
         assert dealing.wait(10)
         with waits.watched():
-            return services.seat_leave(table_id=play_table.pk, user_id=alice.pk,
-                                       idempotency_key="leave-alice")
+            return services.seat_leave(table_id=play_table.pk, user_id=bob.pk,
+                                       idempotency_key="leave-bob")
 
     dealer, leaver = Racer(deal), Racer(leave)
     dealer.start()
@@ -180,8 +180,8 @@ def test_a_leave_waiting_on_a_hand_start_sees_the_new_hand(play_table, make_play
     hand, left_now = dealer.outcome(), leaver.outcome()
 
     assert hand is not None and not isinstance(hand, BaseException), hand
-    assert left_now is False  # she was dealt in: she leaves when the hand ends
-    assert Seat.objects.get(table=play_table, player=alice).leave_after_hand
+    assert left_now is False  # dealt in, alice to act: he leaves when the hand ends
+    assert Seat.objects.get(table=play_table, player=bob).leave_after_hand
     play_out(play_table.pk)
-    assert not Seat.objects.filter(table=play_table, player=alice).exists()
+    assert not Seat.objects.filter(table=play_table, player=bob).exists()
     assert ledger_audit().ok

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import Hand, TableState
-from tests.tables.ws import Client, play_hand
+from tests.tables.ws import Client, play_hand, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("fake_timers", "close_db_threads")]
@@ -25,17 +25,6 @@ def start(table) -> Hand | None:
 def table_state(table) -> tuple[int, dict | None]:
     ts = TableState.objects.select_related("hand").get(pk=table.pk)
     return ts.version, (ts.hand.state if ts.hand else None)
-
-
-async def seated(table, *users) -> list[Client]:
-    clients = []
-    for n, user in enumerate(users, start=1):
-        c = await Client.open(table.pk, user)
-        await c.drain()
-        await c.send(type="sit", seat=n, amount=200)
-        await c.until(lambda c=c: c.seat is not None, what="seat_taken")
-        clients.append(c)
-    return clients
 
 
 async def test_spectator_gets_a_snapshot_with_the_table(play_table):

@@ -55,7 +55,7 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
     decks = random.Random(5)
     monkeypatch.setattr("tables.services.dealing.new_key", lambda: decks.randbytes(32).hex())
     table = make_table(name="Schema", structure="PL", lower_stake=2, max_seats=6,
-                       hand_pause_seconds=0, ante=1, rake_percent=5)
+                       hand_pause_seconds=0, ante=1, rake_percent=5, rabbit_hunt_allowed=True)
     players = [make_player(n) for n in ("ann", "ben", "cat", "dan")]
     for n, user in enumerate(players[:3], start=1):
         sit(table, user, n, amount=80 + 40 * n)
@@ -86,6 +86,10 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
             services.seat_leave(table_id=table.pk, user_id=int(state.players[0].player_id),
                                 idempotency_key="schema-leaving")
         play_out(table.pk, rng=rng)
+        _ts, hand, state = live(table.pk)
+        with contextlib.suppress(services.TableError):  # a fold-out's rabbit, if it was one
+            services.rabbit_hunt(table_id=table.pk, user_id=int(state.players[0].player_id),
+                                 hand_id=hand.pk)
     table.chat_spectators = True  # (whoever is still seated: spectators may chat too)
     table.save()
     line = chat.chat_say(table_id=table.pk, user_id=players[0].pk, text="gg <b>all</b>")
@@ -104,8 +108,11 @@ def test_every_recorded_event_conforms_to_its_definition(make_table, make_player
         for field in events.PRIVATE.get(row.type, ()):
             assert field not in row.payload
         seen.add(row.type)
-    # (the time bank's events are checked by tests/tables/services/test_time_bank.py)
-    untested = {"deadline_extended", "time_bank", "time_banks"}
+    # (the time bank's events are checked by tests/tables/services/test_time_bank.py, run it
+    # twice's by tests/tables/services/test_run_twice.py, a tournament table's closing by
+    # tests/tables/tournaments/services/test_mtt.py)
+    untested = {"deadline_extended", "time_bank", "time_banks", "run_twice_offer",
+                "run_twice_vote", "run_twice_decided", "second_board", "table_closed"}
     assert seen >= set(events.EVENTS) - untested, set(events.EVENTS) - seen
 
 
@@ -128,3 +135,20 @@ def test_the_protocol_documents_the_snapshot_as_declared():
     section = text[text.index("### `snapshot`"):]
     example = json.loads(section[section.index("```json") + 7:section.index("```\n")])
     assert events.snapshot_problems(example) == []
+
+
+def test_the_protocol_documents_every_tournament_event_and_the_snapshot():
+    text = PROTOCOL.read_text()
+    section = text[text.index("## Tournament socket"):]
+    example = json.loads(section[section.index("```json") + 7:section.index("```\n")])
+    assert events.tournament_snapshot_problems(example) == []
+    table = section[section.index("### Tournament events"):]
+    rows = {}
+    for line in table.splitlines():
+        found = re.match(r"\| `(\w+)` \| (.*?) \| [^|]* \|$", line)
+        if found:
+            rows[found.group(1)] = set(re.findall(r"`(\w+)`", found.group(2)))
+    assert set(rows) == set(events.TOURNAMENT_EVENTS)
+    for kind, schema in events.TOURNAMENT_EVENTS.items():
+        fields = set(schema.__annotations__) - {"type"}
+        assert fields <= rows[kind], f"{kind}: {fields - rows[kind]} not in docs/protocol.md"

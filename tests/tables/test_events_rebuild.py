@@ -34,7 +34,7 @@ def apply(view: dict[str, Any], event: dict[str, Any]) -> None:
                     missed_blinds=event["missed_blinds"])
     elif kind == "hand_start":
         view["button"], view["board"], view["to_act"] = event["button"], [], None
-        view["deal_order"], view["blinds"] = event["seats"], {}
+        view["deal_order"], view["blinds"] = event["seats"], {"straddle": None}
         view["street"], view["pots"] = "preflop", []
         for p in event["players"]:
             seats[p["seat"]].update(stack=p["stack"], bet=0, folded=False, status="playing",
@@ -42,7 +42,7 @@ def apply(view: dict[str, Any], event: dict[str, Any]) -> None:
     elif kind in ("posted_blind", "posted_ante"):
         seat["stack"] = event["stack"]
         seat["bet"] += event["amount"] if kind == "posted_blind" else 0
-        if event["kind"] in ("sb", "bb"):
+        if event["kind"] in ("sb", "bb", "straddle"):
             view["blinds"][event["kind"]] = event["seat"]
     elif kind == "action":
         seat["stack"] = event["stack"]
@@ -98,7 +98,8 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
 def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_player, sit,
                                                              monkeypatch):
     """Seeded decks as well as actions: the same hands on every run, among them a fold after
-    the flop (the folder leaves the gathered pots' `eligible`)."""
+    the flop (the folder leaves the gathered pots' `eligible`) and straddles (ann straddles
+    whenever she is under the gun)."""
     decks = random.Random(7)
     monkeypatch.setattr("tables.services.dealing.new_key", lambda: decks.randbytes(32).hex())
     users = [make_player(n) for n in ("ann", "ben", "cat", "dan")]
@@ -107,7 +108,10 @@ def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_pl
     rng = random.Random(5)
     for n, u in enumerate(users, start=1):
         sit(play_table, u, n)
-    checked = folds_with_pots = 0
+    play_table.straddle_allowed = True
+    play_table.save()
+    services.seat_straddle(table_id=play_table.pk, user_id=users[0].pk, on=True)
+    checked = folds_with_pots = straddles = 0
     for round_ in range(10):
         for seat in Seat.objects.filter(table=play_table, chips=0):  # busted: buys again
             services.seat_top_up(table_id=play_table.pk, user_id=seat.player_id, amount=100,
@@ -118,6 +122,7 @@ def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_pl
             services.sit_in(table_id=play_table.pk, user_id=users[3].pk)
         if services.hand_start(table_id=play_table.pk, force=True) is None:
             break
+        straddles += live(play_table.pk)[2].straddle is not None
         while True:
             ts, hand, state = live(play_table.pk)
             for frame in events_since(table_id=play_table.pk, last_version=version,
@@ -136,4 +141,4 @@ def test_events_applied_to_an_old_snapshot_match_a_fresh_one(play_table, make_pl
             folds_with_pots += action == "fold" and bool(old["pots"])
             services.act(table_id=play_table.pk, user_id=int(state.players[state.to_act]
                          .player_id), action=action, amount=amount, expected_version=ts.version)
-    assert checked > 20 and folds_with_pots > 0
+    assert checked > 20 and folds_with_pots > 0 and straddles > 0

@@ -119,7 +119,7 @@ async def test_no_hole_card_reaches_anyone_but_its_owner_before_showdown(
         snap = next(f for f in c.frames if f["type"] == "snapshot")
         assert not snap["hand"]["is_over"]
         assert sorted(snap["hand"]["deal_order"]) == [1, 2, 3, 4]
-        assert set(snap["hand"]["blinds"]) == {"sb", "bb"}
+        assert set(snap["hand"]["blinds"]) == {"sb", "bb", "straddle"}  # (no straddle: None)
         assert snap["recent_hands"] and all(r["commitment"] and r["summary"]
                                             for r in snap["recent_hands"])
         assert snap["hand"]["id"] not in {r["id"] for r in snap["recent_hands"]}

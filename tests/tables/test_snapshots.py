@@ -31,7 +31,7 @@ def test_three_handed_blinds_and_dealing_order(play_table, make_player, sit):
     hand = table_snapshot(table_id=play_table.pk, user_id=None)["hand"]
     # carol sat first: the button is on 5; cards go clockwise from its left, the button last
     assert hand["deal_order"] == [1, 3, 5]
-    assert hand["blinds"] == {"sb": 1, "bb": 3}
+    assert hand["blinds"] == {"sb": 1, "bb": 3, "straddle": None}
     assert len(hand["commitment"]) == 64 and "seed" not in hand
 
 
@@ -43,7 +43,7 @@ def test_heads_up_the_button_posts_the_small_blind_and_gets_the_second_card(
     services.hand_start(table_id=play_table.pk, force=True)
     hand = table_snapshot(table_id=play_table.pk, user_id=ben.pk)["hand"]
     assert hand["deal_order"] == [4, 2]
-    assert hand["blinds"] == {"sb": 2, "bb": 4}
+    assert hand["blinds"] == {"sb": 2, "bb": 4, "straddle": None}
 
 
 def test_recent_hands_carry_commitment_and_summary(play_table, make_player, sit, fixed_deck):

@@ -121,6 +121,18 @@ class Client:
         return json.dumps(self.frames)
 
 
+async def seated(table: Any, *users: Any, amount: int = 200) -> list[Client]:
+    """Each user opens a socket and sits down at seat 1, 2, ... with `amount`."""
+    clients = []
+    for n, user in enumerate(users, start=1):
+        c = await Client.open(table.pk, user)
+        await c.drain()
+        await c.send(type="sit", seat=n, amount=amount)
+        await c.until(lambda c=c: c.seat is not None, what="seat_taken")
+        clients.append(c)
+    return clients
+
+
 def choose(legal: dict[str, Any], rng: random.Random | None, passive: bool) -> dict[str, Any]:
     """An `act`/`show` message for these legal actions (check/call down when passive)."""
     if legal["show"] or legal["muck"]:

@@ -1,5 +1,6 @@
 """`python manage.py bots --table ID --players N [--hands H] [--think S] [--url URL]`, or
-`python manage.py bots --sng N [--think S] [--url URL]`.
+`python manage.py bots --sng N [--think S] [--url URL]`, or
+`python manage.py bots --tournament ID --players N [--late K] [--reentries R]`.
 
 Bot accounts play a running room over its WebSocket protocol (see bots/client.py and
 docs/operations.md). Each bot is given its own free seat before any connects (a bot refused
@@ -10,7 +11,11 @@ an unexpected error or never got a seat.
 `--sng N` creates a Sit & Go from the demo template for N players (tables/tournaments/demo.py),
 registers N bots (the last registration starts it), plays it to the end over the sockets and
 prints one line per place, `place N: <name> <prize>` (the prize in minor units), then exits 0
-(1 if it did not finish)."""
+(1 if it did not finish).
+
+`--tournament ID --players N` registers N bots into a scheduled event, K late (`--late`), each
+re-entering up to R times (`--reentries`), plays it to the end and prints the places the same
+way (bots/tournament.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -33,6 +38,7 @@ from bots.client import (
     session_cookie,
     summary_lines,
 )
+from bots.tournament import scheduled_tournament
 from cashier.money import Currency
 from pokerroom.launch import PUBLISHED_ROOM, room_address
 from tables.models import Seat, TableConfig
@@ -95,6 +101,13 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, help="Number of bots (2+).")
         parser.add_argument("--sng", type=int, default=0, metavar="N",
                             help="Play a Sit & Go of N bots (2-10) to the end instead.")
+        parser.add_argument("--tournament", type=int, default=0, metavar="ID",
+                            help="Register --players bots into this scheduled tournament and "
+                                 "play it to the end (bots/tournament.py).")
+        parser.add_argument("--late", type=int, default=0, metavar="K",
+                            help="With --tournament: K more bots register after the start.")
+        parser.add_argument("--reentries", type=int, default=0, metavar="R",
+                            help="With --tournament: each bot re-enters up to R times.")
         parser.add_argument("--hands", type=int, default=0,
                             help="Stop after this many hands at the table (0: until Ctrl-C).")
         parser.add_argument("--think", type=float, default=0.5,
@@ -111,6 +124,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["sng"]:
             sys.exit(sit_and_go(self.stdout, players=opts["sng"], opts=opts))
+        if opts["tournament"]:
+            if not opts["players"]:
+                raise CommandError("Give --players with --tournament.")
+            opts["url"] = opts["url"] or room_url()
+            sys.exit(scheduled_tournament(
+                self.stdout, tournament_id=opts["tournament"], players=opts["players"],
+                late=opts["late"], reentries=opts["reentries"], opts=opts))
         if opts["table"] is None or opts["players"] is None:
             raise CommandError("Give --table and --players, or --sng N.")
         table = TableConfig.objects.filter(pk=opts["table"], is_active=True).first()

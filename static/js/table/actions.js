@@ -73,6 +73,7 @@ export class ActionBar {
     $("act-raise").addEventListener("click", () => this.raise());
     $("act-show").addEventListener("click", () => this.showdown("show"));
     $("act-muck").addEventListener("click", () => this.showdown("muck"));
+    $("act-rabbit").addEventListener("click", () => this.rabbitHunt());
     this.amount.addEventListener("input", () => this.setAmount(this.fromBox(), { box: false }));
     this.amount.addEventListener("change", () => this.setAmount(this.fromBox()));
     this.amount.addEventListener("keydown", (e) => {
@@ -141,6 +142,15 @@ export class ActionBar {
     }
   }
 
+  /** Ask for the rabbit of the hand just folded out (docs/protocol.md, "Rabbit hunt"). */
+  rabbitHunt() {
+    const state = this.getState();
+    if (state.hand && this.send({ type: "rabbit_hunt", hand_id: state.hand.id })) {
+      this.rabbitSent = state.hand.id;  // one request per hand
+      this.render();
+    }
+  }
+
   /** Show what the legal-action data allows; keep a typed amount while it stays valid. */
   render() {
     const state = this.getState();
@@ -156,8 +166,10 @@ export class ActionBar {
     const me = mySeat(state);
     const afterHand = !!(state.hand && state.hand.is_over && me && me.in_hand && me.cards &&
       !me.shown && this.showSent !== state.hand.id);
-    $("showdown-bar").hidden = !(showdown || afterHand);
+    const rabbit = canHuntRabbit(state) && this.rabbitSent !== state.hand.id;
+    $("showdown-bar").hidden = !(showdown || afterHand || rabbit);
     $("showdown-label").textContent = showdown ? "Showdown:" : "Hand over:";
+    $("act-rabbit").hidden = showdown || !rabbit;
     $("act-show").hidden = !((legal && legal.show) || afterHand);
     $("act-muck").hidden = !(legal && legal.muck);
     this.bar.hidden = !betting;
@@ -291,6 +303,16 @@ export class ActionBar {
   }
 }
 
+/**
+ * Is it the viewer's turn to bet in the running hand? (Leaving then folds his hand at once.)
+ * @param {object} state
+ * @returns {boolean}
+ */
+export function myTurnNow(state) {
+  const h = state.hand;
+  return !!(h && !h.is_over && state.you.seat != null && h.to_act === state.you.seat);
+}
+
 /** Why Top up is greyed out: the player already has the table's maximum. */
 export const AT_MAXIMUM = "already at the maximum buy-in";
 
@@ -315,9 +337,15 @@ export function renderSeatControls(state) {
   $("rebuy").hidden = !busted;
   $("post-bb").hidden = me.status !== "waiting_bb";
   $("wait-bb").hidden = !me.post_bb;
-  $("leave").textContent = me.leaving ? "Leaving after this hand" : "Leave table";
+  $("leave").textContent = me.leaving ? "Leaving after this hand"
+    : myTurnNow(state) ? "Fold and leave" : "Leave table";
   $("leave").disabled = me.leaving;
+  // Sit out next big blind: offered while playing; the server sits him out at his big blind.
+  $("sit-out-next-bb-label").hidden = me.status !== "playing" || busted || me.leaving;
+  $("sit-out-next-bb").checked = !!me.sit_out_next_bb;
   $("always-show").checked = !!state.you.always_show;
+  $("straddle-box").hidden = !t.straddle_allowed;  // never at fixed limit: the admin refuses it
+  $("straddle").checked = !!state.you.straddle;
   const room = t.max_buy_in - me.stack - (me.pending_top_up || 0);
   const topUp = $("top-up");
   topUp.hidden = busted;
@@ -328,4 +356,15 @@ export function renderSeatControls(state) {
     (me.pending_top_up ? ` (+${chips(me.pending_top_up, t)} next hand)` : "") +
     (busted ? " · out of chips: Rebuy to play on" : "") +
     (me.status === "sitting_out" && !busted ? " · you are sitting out: Sit in to be dealt again" : "");
+}
+
+/**
+ * The viewer may hunt the rabbit: the table offers it, the hand he was dealt into ended with
+ * a short board (everyone folded before the river) and nobody has asked yet.
+ */
+export function canHuntRabbit(state) {
+  const hand = state.hand;
+  const me = state.you && state.you.seat;
+  return !!(state.table.rabbit_hunt && hand && hand.is_over && hand.board.length < 5 &&
+    !hand.rabbit && me != null && (state.dealOrder || []).includes(me));
 }

@@ -38,6 +38,11 @@ export class ChatPanel {
     $("chat-form").addEventListener("submit", (e) => { e.preventDefault(); this.say(); });
     $("chat-mute-toggle").addEventListener("click", () => this.toggleMute());
     $("chat-mute-cancel").addEventListener("click", () => this.pick(null));
+    /** Set by main.js: opens the player pop-up (notes, tag, stats: player-card.js). */
+    this.openCard = null;
+    $("chat-player-notes").addEventListener("click", () => {
+      if (this.picked && this.openCard) this.openCard(this.picked.id, this.picked.name);
+    });
     bindToggle($("toggle-dealer"), "dealerLines", (on) => { this.showDealer = on; this.render(); });
   }
 
@@ -118,6 +123,8 @@ export class ChatPanel {
     $("chat-mute-who").textContent = author.name;
     $("chat-mute-toggle").textContent = muted ? `Unmute ${author.name}` : `Mute ${author.name}`;
     $("chat-mute-toggle").dataset.muted = muted ? "1" : "0";
+    $("chat-player-notes").textContent = `Notes on ${author.name}`;
+    $("chat-player-notes").hidden = !this.openCard;
   }
 
   toggleMute() {
@@ -165,7 +172,7 @@ export class ChatPanel {
       author = document.createElement("button");
       author.type = "button";
       author.textContent = line.name;
-      author.title = `Mute or unmute ${line.name}`;
+      author.title = `Mute, unmute or note ${line.name}`;
       author.addEventListener("click", () => this.pick({ id: line.player_id, name: line.name }));
     }
     author.classList.add("chat-author");

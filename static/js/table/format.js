@@ -92,3 +92,15 @@ export function secondsUntil(iso, offsetMs = 0) {
   if (!iso) return null;
   return (Date.parse(iso) - (Date.now() + offsetMs)) / 1000;
 }
+
+/** Avatar keys the server sends (accounts/avatars.py): a built-in's name or `g` + 12 hex. */
+const AVATAR_KEY = /^(g[0-9a-f]{12}|[a-z]{3,8})$/;
+
+/**
+ * The picture of an avatar key, or null for anything that is not one: the URL is always this
+ * room's own, built from a checked key, never from text a player typed.
+ * @param {string|undefined} key
+ */
+export function avatarUrl(key) {
+  return typeof key === "string" && AVATAR_KEY.test(key) ? `/accounts/avatars/${key}.svg` : null;
+}

@@ -1,24 +1,28 @@
 /**
  * The live table page: wires the socket (client.js), the state (state.js), the drawing
  * (render.js), the action bar (actions.js), the keyboard, the side panel, the live regions
- * (live.js) and the text mode for screen readers (textmode.js).
+ * (live.js) and the text mode for screen readers (textmode.js); in the tiles window, the link
+ * to it (tile.js).
  * The server decides everything; this page shows its state and offers its legal actions.
  * @module table/main
  */
 import { TableClient } from "./client.js";
 import { applyEvent, differences, fromSnapshot, mergeClientFacts, mySeat } from "./state.js";
 import { flyChips, renderFelt, sweepBets, tickTimer } from "./render.js";
-import { ActionBar, clampAmount, renderSeatControls } from "./actions.js";
-import { bindKeyboard } from "./keyboard.js";
+import { ActionBar, clampAmount, myTurnNow, renderSeatControls } from "./actions.js";
+import { bindKeyboard, perform } from "./keyboard.js";
+import { TileLink } from "./tile.js";
 import { entropyMessage } from "../entropy.js";
 import { logLine, renderFairness, renderHistory } from "./history.js";
 import { moneyFormat, showBigBlinds } from "./format.js";
-import { Sound } from "./sound.js";
+import { Sound, soundOf } from "./sound.js";
 import { TurnAlert } from "./alerts.js";
 import { bindToggle } from "./settings.js";
 import { ChatPanel } from "./chat.js";
 import { LiveRegions } from "./live.js";
 import { TextMode } from "./textmode.js";
+import { SeatNotes } from "./notes.js";
+import { PlayerCard, bindPlayerNames } from "../player-card.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -29,11 +33,14 @@ const sitBlocked = root.dataset.sitBlocked === "1";
 let state = null;
 let drawQueued = false;
 let refreshQueued = null;
-let pendingPostBB = false;
 /** The version a `hello` asked to resume from (one question per gap). */
 let askedFrom = null;
 const sound = new Sound();
+/** The game sounds of the frame being applied (played together once it is). */
+const frameSounds = [];
 const turnAlert = new TurnAlert({ tableName: root.dataset.tableName, turnIcon: root.dataset.turnIcon });
+/** In a tile of the tiles window: its link to the window (static/js/tiles.js), else null. */
+const tile = TileLink.here(root);
 /** @type {((diffs: string[]) => void) | null} */
 let checking = null;
 let lastPhase = "none";
@@ -77,13 +84,19 @@ function setStatus(status) {
 const client = new TableClient({
   path: root.dataset.wsPath,
   lastVersion: () => (state ? state.version : null),
-  onMessage: receive,
+  onMessage: (msg) => { receive(msg); sound.game(frameSounds.splice(0)); },
   onStatus: setStatus,
 });
 
 const bar = new ActionBar({ state: () => state, send: (m) => client.send(m), say: sayUrgent });
 const chat = new ChatPanel({ state: () => state, send: (m) => client.send(m), loggedIn });
 const textMode = new TextMode({ state: () => state, bar });
+const seatNotes = new SeatNotes({ loggedIn, onChange: () => queueDraw() });
+const playerCard = new PlayerCard({ onSaved: (id, note) => seatNotes.saved(id, note) });
+if (loggedIn) {
+  bindPlayerNames($("felt"), playerCard);
+  chat.openCard = (id, name) => playerCard.open(id, name);
+}
 
 function receive(msg) {
   if (msg.type === "events") {
@@ -118,8 +131,13 @@ function receive(msg) {
     out.say.forEach((t) => say(t));
     if (out.fly.length) requestAnimationFrame(() => flyChips($("felt"), out.fly, state.table));
     if (out.newHand) bar.clearPre();
+    frameSounds.push(soundOf(msg.event));
     if (out.myTurn) { bar.newDecision(); sound.play("turn"); }
     if (out.mine) afterMyChange(msg.event);
+    // A tournament moved him (tournament/live.js takes his page to the new table).
+    if (out.mine && msg.event.type === "seat_left" && msg.event.moved_to) {
+      root.dispatchEvent(new CustomEvent("moved", { detail: msg.event }));
+    }
     if (out.refresh) queueRefresh();
     if (msg.event.type === "hand_end" && msg.event.recent) chat.dealer(msg.event.recent.summary);
     if (msg.event.type === "chat" && !chat.muted().has(msg.event.player_id)) {
@@ -130,6 +148,8 @@ function receive(msg) {
     queueDraw();
   } else if (msg.type === "always_show") {
     if (state) { state.you.always_show = msg.on; draw(); }
+  } else if (msg.type === "straddle") {
+    if (state) { state.you.straddle = msg.on; draw(); }
   } else if (msg.type === "mutes") {
     chat.takeMutes(msg);
   } else if (msg.type === "error") {
@@ -141,10 +161,6 @@ function receive(msg) {
 
 function afterMyChange(ev) {
   refreshBalances();
-  if (ev.type === "seat_taken" && pendingPostBB) {
-    pendingPostBB = false;
-    if (ev.status === "waiting_bb") client.send({ type: "post_bb" });
-  }
 }
 
 /** Seated, answer the table's next deck commitment with this browser's entropy, once. */
@@ -171,13 +187,36 @@ function draw() {
   const me = mySeat(state);
   renderFelt($("felt"), state, { canSit: loggedIn && !me && !watching && !sitBlocked,
     onSit: openBuyIn });
+  seatNotes.load(state);
+  seatNotes.decorate($("felt"));
   bar.render();
   renderSeatControls(state);
+  renderRunTwice(state);
   if (sitBlocked) { $("rebuy").hidden = true; $("top-up").hidden = true; } // the page says why
   renderFairness(state);
   renderHistory(state);
   chat.render();
   tick();
+}
+
+/** The run-it-twice question, for a player asked who has not answered yet. */
+function renderRunTwice(current) {
+  const offer = current.hand && !current.hand.is_over && current.hand.run_offer;
+  const mine = current.you.seat;
+  const asked = !!offer && mine !== null && offer.votes[String(mine)] === null;
+  $("run-twice").hidden = !asked;
+  if (asked && offer.deadline) {
+    const left = Math.max(0, Math.round((Date.parse(offer.deadline) - Date.now()
+      - (current.clockOffset || 0)) / 1000));
+    $("run-twice-left").textContent = `(${left} s; no answer is once)`;
+  }
+}
+
+for (const [id, twice] of [["run-twice-yes", true], ["run-twice-no", false]]) {
+  $(id).addEventListener("click", () => {
+    $("run-twice").hidden = true;
+    client.send({ type: "run_twice", twice });
+  });
 }
 
 const ERROR_TEXT = {
@@ -211,6 +250,7 @@ function tick() {
   }
   lastPhase = mine ? phase : "none";
   turnAlert.set(!!(mine && state.you.legal));
+  if (tile) tile.turn(!!(mine && state.you.legal && !state.you.legal.show && !state.you.legal.muck));
   const next = $("next-hand");
   const wait = state.next_hand_at ? (Date.parse(state.next_hand_at) - Date.now() - state.clockOffset) / 1000 : null;
   next.hidden = !(wait && wait > 0);
@@ -287,12 +327,13 @@ function amountDialog({ dialog, title, min, max, note, onSubmit }) {
 function openBuyIn(seat) {
   const t = state.table;
   $("buyin-postbb-label").hidden = false;
+  $("buyin-waitbb").checked = true; // the pre-selected choice: wait for the big blind
   $("buyin-confirm").textContent = "Sit down";
   amountDialog({
     dialog: $("buyin-dialog"), title: `Take seat ${seat}`, min: t.min_buy_in, max: t.max_buy_in,
     onSubmit: (amount, dialog) => {
-      pendingPostBB = dialog.querySelector("#buyin-postbb").checked;
-      client.send({ type: "sit", seat, amount });
+      const postBB = dialog.querySelector("#buyin-postbb").checked;
+      client.send({ type: "sit", seat, amount, post_bb: postBB });
     },
   });
 }
@@ -322,6 +363,12 @@ $("sit-out").addEventListener("click", () => client.send({ type: "sit_out" }));
 $("always-show").addEventListener("change", (e) => {
   client.send({ type: "always_show", on: e.target.checked });
 });
+$("sit-out-next-bb").addEventListener("change", (e) => {
+  client.send({ type: "sit_out_next_bb", on: e.target.checked });
+});
+$("straddle").addEventListener("change", (e) => {
+  client.send({ type: "straddle", on: e.target.checked });
+});
 $("sit-in").addEventListener("click", () => client.send({ type: "sit_in" }));
 $("post-bb").addEventListener("click", () => client.send({ type: "post_bb" }));
 $("wait-bb").addEventListener("click", () => client.send({ type: "wait_bb" }));
@@ -330,17 +377,24 @@ $("leave").addEventListener("click", () => {
   const live = state.hand && !state.hand.is_over && me && me.in_hand;
   if (!live) { client.send({ type: "leave" }); return; }
   const dialog = $("leave-dialog");
+  const now = myTurnNow(state); // fold and leave: folded at once, out when the hand ends
+  $("leave-title").textContent = now ? "Fold and leave?" : "Leave the table?";
+  $("leave-text").textContent = now
+    ? "Your hand is folded now, you leave when this hand ends, and your chips go back to your balance."
+    : "You are in this hand: your hand is folded when the action reaches you, you leave when the hand ends, and your chips go back to your balance.";
+  $("leave-confirm").textContent = now ? "Fold and leave" : "Leave after this hand";
   dialog.returnValue = "";
   dialog.onclose = () => { if (dialog.returnValue === "ok") client.send({ type: "leave" }); };
   dialog.showModal();
 });
 
 bindToggle($("toggle-mute"), "muted", (on) => { sound.muted = on; });
+bindToggle($("toggle-game-sounds"), "gameSounds", (on) => { sound.gameSounds = on; });
 bindToggle($("toggle-bb"), "bigBlinds", (on) => { showBigBlinds(on); draw(); bar.relabel(); });
 bindToggle($("toggle-text-mode"), "textMode", (on) => textMode.show(on));
 $("toggle-text-mode").addEventListener("click", () => textMode.show(textMode.on, { focus: true }));
 window.addEventListener("resize", queueDraw); // bets are placed clear of the caption by size
-bindKeyboard();
+bindKeyboard({ route: tile ? (action) => tile.route(action) : perform });
 client.connect();
 
 /** For tests and the curious: the live state and a raw sender (the server still decides). */

@@ -3,7 +3,7 @@
  * the dealer button, the board and the pots; the turn timer; chips flying to the winners.
  * @module table/render
  */
-import { cardBack, cardElement, chips as amountText, secondsUntil } from "./format.js";
+import { avatarUrl, cardBack, cardElement, chips as amountText, secondsUntil } from "./format.js";
 
 /** Seat `n`'s position on the oval, in percent of the felt, the viewer's seat at the bottom. */
 export function seatPosition(n, maxSeats, anchor) {
@@ -91,7 +91,18 @@ export function renderFelt(felt, state, opts) {
     box.append(hole);
 
     const plate = el("div", "plate");
-    plate.append(el("span", "name", s.name));
+    const picture = avatarUrl(s.avatar);
+    if (picture) {  // decorative: the seat's label names the player
+      const img = el("img", "avatar");
+      Object.assign(img, { src: picture, alt: "", width: 28, height: 28 });
+      img.dataset.avatar = s.avatar;
+      plate.append(img);
+    }
+    const name = el("button", "name player-name", s.name); // opens the pop-up (player-card.js)
+    name.type = "button";
+    name.dataset.playerId = s.player_id;
+    name.dataset.playerName = s.name;
+    plate.append(name);
     const stack = el("span", "stack", amountText(s.stack, table));
     stack.dataset.stack = s.stack;
     plate.append(stack);
@@ -102,6 +113,7 @@ export function renderFelt(felt, state, opts) {
     if (live && s.status === "sitting_out") badges.push("Sits out next hand");
     else if (STATUS_BADGES[s.status]) badges.push(STATUS_BADGES[s.status]);
     if (s.post_bb && !live) badges.push("Posts BB next hand");
+    if (s.sit_out_next_bb) badges.push("Sits out at BB");
     if (s.pending_top_up) badges.push(`+${amountText(s.pending_top_up, table)} next hand`);
     if (s.leaving) badges.push("Leaving");
     badges.forEach((b) => plate.append(el("span", "badge", b)));
@@ -124,7 +136,7 @@ export function renderFelt(felt, state, opts) {
 
     if (live && s.blind) {
       const b = el("span", `blind-marker ${s.blind.toLowerCase()}`, s.blind);
-      b.title = s.blind === "SB" ? "Small blind" : "Big blind";
+      b.title = { SB: "Small blind", BB: "Big blind", ST: "Straddle" }[s.blind];
       plate.append(b);
     }
     if (s.bet > 0 && live) {
@@ -185,16 +197,37 @@ function renderCenter(felt, state) {
   const board = felt.querySelector("#board");
   const known = board.dataset.cards || "";
   const cards = hand ? hand.board : [];
-  if (known !== cards.join(" ")) {
+  const rabbit = (hand && hand.is_over && hand.rabbit) || [];
+  const drawn = [...cards, ...rabbit.map((c) => `(${c})`)].join(" ");
+  if (known !== drawn) {
+    const before = known ? known.split(" ").filter((c) => !c.startsWith("(")).length : 0;
     board.replaceChildren(...cards.map((c, i) => {
       const e = cardElement(c);
-      if (i >= (known ? known.split(" ").length : 0)) e.classList.add("deal-in");
+      if (i >= before) e.classList.add("deal-in");
       return e;
     }));
-    for (let i = cards.length; i < 5; i++) board.append(el("span", "card slot"));
-    board.dataset.cards = cards.join(" ");
-    board.setAttribute("aria-label", cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet");
+    // The rabbit: dimmed, after the board, never part of it (the hand is settled).
+    rabbit.forEach((c) => {
+      const e = cardElement(c);
+      e.classList.add("rabbit", "deal-in");
+      e.setAttribute("aria-label", `${e.getAttribute("aria-label")} (rabbit)`);
+      board.append(e);
+    });
+    for (let i = cards.length + rabbit.length; i < 5; i++) board.append(el("span", "card slot"));
+    board.dataset.cards = drawn;
+    let label = cards.length ? `Board: ${cards.join(" ")}` : "Board: no cards yet";
+    if (rabbit.length) label += `; rabbit hunt: ${rabbit.join(" ")} would have come`;
+    board.setAttribute("aria-label", label);
   }
+  const board2 = felt.querySelector("#board2");  // run it twice: the second run under the first
+  const second = (hand && hand.board2) || (hand && hand.result && hand.result.board2) || null;
+  board2.hidden = !second;
+  if (second && board2.dataset.cards !== second.join(" ")) {
+    board2.replaceChildren(...second.map((c) => cardElement(c)));
+    board2.dataset.cards = second.join(" ");
+    board2.setAttribute("aria-label", `Second board: ${second.join(" ")}`);
+  }
+  if (!second) board2.dataset.cards = "";
   const pots = felt.querySelector("#pots");
   pots.replaceChildren();
   if (hand && hand.pot_total > 0 && !hand.is_over) {

@@ -1,14 +1,17 @@
 /**
- * The player's table settings, kept in this browser (localStorage): sound muted, amounts in big
+ * The player's table settings, kept in this browser (localStorage): sound muted, the game's
+ * sounds (deals, bets, folds, wins) on or off, amounts in big
  * blinds, dealer lines (who won what) in the chat panel, the text mode for screen readers.
  * A browser that refuses storage (private mode) still works with the defaults.
  * @module table/settings
  */
 
 const PREFIX = "pokerroom.table.";
-const DEFAULTS = { muted: false, bigBlinds: false, dealerLines: true, textMode: false };
+const DEFAULTS = {
+  muted: false, gameSounds: true, bigBlinds: false, dealerLines: true, textMode: false,
+};
 
-/** @param {"muted"|"bigBlinds"|"dealerLines"|"textMode"} name */
+/** @param {"muted"|"gameSounds"|"bigBlinds"|"dealerLines"|"textMode"} name */
 export function setting(name) {
   try {
     const raw = localStorage.getItem(PREFIX + name);
@@ -18,7 +21,7 @@ export function setting(name) {
   }
 }
 
-/** @param {"muted"|"bigBlinds"|"dealerLines"|"textMode"} name @param {boolean} on */
+/** @param {"muted"|"gameSounds"|"bigBlinds"|"dealerLines"|"textMode"} name @param {boolean} on */
 export function remember(name, on) {
   try { localStorage.setItem(PREFIX + name, on ? "1" : "0"); } catch { /* storage refused */ }
 }
@@ -26,7 +29,7 @@ export function remember(name, on) {
 /**
  * A toggle button (aria-pressed) bound to a setting; calls `apply` now and on every change.
  * @param {HTMLButtonElement} button
- * @param {"muted"|"bigBlinds"|"dealerLines"|"textMode"} name
+ * @param {"muted"|"gameSounds"|"bigBlinds"|"dealerLines"|"textMode"} name
  * @param {(on: boolean) => void} apply
  */
 export function bindToggle(button, name, apply) {

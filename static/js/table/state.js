@@ -12,7 +12,8 @@ const CHAT_KEEP = 100; // chat lines kept by the page (the snapshot brings the l
 const SEAT_DEFAULTS = {
   status: "playing", in_hand: false, bet: 0, contributed: 0, folded: false, allin: false,
   timed_out: false, has_cards: false, cards: null, shown: false, mucked: false,
-  missed_blinds: false, post_bb: false, leaving: false, time_bank: 0, time_bank_running: false,
+  missed_blinds: false, post_bb: false, sit_out_next_bb: false, leaving: false, time_bank: 0,
+  time_bank_running: false,
 };
 
 /**
@@ -29,7 +30,8 @@ export function fromSnapshot(snap) {
   state.dealOrder = (state.hand && state.hand.deal_order) || null;
   const blinds = (state.hand && !state.hand.is_over && state.hand.blinds) || {};
   for (const s of state.seats) {
-    s.blind = s.seat === blinds.bb ? "BB" : s.seat === blinds.sb ? "SB" : null;
+    s.blind = s.seat === blinds.bb ? "BB" : s.seat === blinds.sb ? "SB"
+      : s.seat === blinds.straddle ? "ST" : null;
   }
   return state;
 }
@@ -77,16 +79,17 @@ export function differences(state, snap) {
   for (const s of snap.seats) {
     const mine = seatOf(state, s.seat);
     if (!mine) continue;
-    const keys = ["stack", "status", "post_bb", "missed_blinds", "leaving", "time_bank"];
+    const keys = ["avatar", "stack", "status", "post_bb", "missed_blinds", "sit_out_next_bb", "leaving",
+      "time_bank"];
     if (live) keys.push("in_hand", "bet", "contributed", "folded", "allin", "has_cards", "cards",
       "time_bank_running");
     for (const k of keys) same(`seat ${s.seat} ${k}`, mine[k], s[k]);
   }
   same("hand", !!state.hand, !!snap.hand);
   if (state.hand && snap.hand) {
-    const keys = ["id", "number", "board", "is_over", "commitment"];
+    const keys = ["id", "number", "board", "board2", "is_over", "commitment", "rabbit"];
     if (live) keys.push("street", "pots", "pot_total", "current_bet", "to_act", "deadline",
-      "countdown_at");
+      "countdown_at", "run_offer");
     for (const k of keys) same(`hand ${k}`, state.hand[k], snap.hand[k]);
   }
   same("legal", state.you.legal, snap.you.legal);
@@ -143,7 +146,7 @@ export function applyEvent(state, ev) {
     case "seat_taken": {
       state.seats = state.seats.filter((s) => s.seat !== ev.seat);
       state.seats.push({ ...SEAT_DEFAULTS, seat: ev.seat, player_id: ev.player_id, name: ev.name,
-        stack: ev.stack, status: ev.status, pending_top_up: 0, winner: null, description: null });
+        avatar: ev.avatar, stack: ev.stack, status: ev.status, pending_top_up: 0, winner: null, description: null });
       state.seats.sort((a, b) => a.seat - b.seat);
       if (ev.next_commitment) state.next_commitment = ev.next_commitment;
       if (state.you && ev.player_id === state.you.user_id) {
@@ -162,21 +165,26 @@ export function applyEvent(state, ev) {
         state.you.legal = null;
         out.mine = true;
       }
-      out.say.push(`${name} leaves the table.`);
+      out.say.push(ev.moved_to ? `${name} is moved to another table.` : `${name} leaves the table.`);
       break;
     }
     case "leaving":
       if (seat) seat.leaving = true;
       out.say.push(`${nameOf(state, ev.seat)} will leave after this hand.`);
       break;
-    case "status":
+    case "status": {
+      const flagOnly = seat && seat.status === ev.status && seat.post_bb === ev.post_bb &&
+        seat.missed_blinds === ev.missed_blinds;
       if (seat) Object.assign(seat, { status: ev.status, post_bb: ev.post_bb,
-        missed_blinds: ev.missed_blinds });
-      out.say.push(`${nameOf(state, ev.seat)} ${ev.post_bb ? "posts a big blind next hand" : {
-        sitting_out: "sits out", waiting_bb: "waits for the big blind", playing: "is back in play",
-      }[ev.status] || ev.status}.`);
+        missed_blinds: ev.missed_blinds, sit_out_next_bb: !!ev.sit_out_next_bb });
+      out.say.push(`${nameOf(state, ev.seat)} ${flagOnly
+        ? (ev.sit_out_next_bb ? "will sit out at the big blind" : "will post the big blind")
+        : ev.post_bb ? "posts a big blind next hand" : {
+          sitting_out: "sits out", waiting_bb: "waits for the big blind", playing: "is back in play",
+        }[ev.status] || ev.status}.`);
       out.mine = ev.seat === me;
       break;
+    }
     case "top_up":
       if (seat && ev.pending) seat.pending_top_up = (seat.pending_top_up || 0) + ev.amount;
       out.say.push(`${nameOf(state, ev.seat)} tops up ${m(ev.amount)}` +
@@ -195,7 +203,8 @@ export function applyEvent(state, ev) {
       state.dealOrder = ev.seats;
       state.hand = { id: ev.hand_id, number: ev.number, street: "preflop", board: [], pots: [],
         pot_total: 0, current_bet: 0, to_act: null, deadline: null, countdown_at: null,
-        seconds_left: null, commitment: ev.commitment, is_over: false, result: null };
+        seconds_left: null, commitment: ev.commitment, is_over: false, result: null,
+        rabbit: null, board2: null, run_offer: null };
       state.next_commitment = ev.next_commitment;
       state.you.legal = null;
       for (const s of state.seats) {
@@ -217,7 +226,7 @@ export function applyEvent(state, ev) {
       if (seat && hand) {
         if (ev.type === "posted_blind") {
           seat.bet += ev.amount;
-          seat.blind = { sb: "SB", bb: "BB", extra_bb: "BB" }[ev.kind] || null;
+          seat.blind = { sb: "SB", bb: "BB", extra_bb: "BB", straddle: "ST" }[ev.kind] || null;
         }
         seat.contributed += ev.amount;
         seat.stack = ev.stack;
@@ -225,7 +234,7 @@ export function applyEvent(state, ev) {
         hand.current_bet = Math.max(hand.current_bet, seat.bet);
       }
       out.say.push(`${nameOf(state, ev.seat)} posts ${{ sb: "the small blind", bb: "the big blind",
-        extra_bb: "a big blind" }[ev.kind] || "an ante"} of ${m(ev.amount)}.`);
+        extra_bb: "a big blind", straddle: "a straddle" }[ev.kind] || "an ante"} of ${m(ev.amount)}.`);
       break;
     case "hole_cards":
       if (seat) {
@@ -316,6 +325,28 @@ export function applyEvent(state, ev) {
       for (const s of state.seats) s.bet = 0;
       out.say.push(`${ev.street[0].toUpperCase()}${ev.street.slice(1)}: ${cardsText(ev.cards)}.`);
       break;
+    case "run_twice_offer":
+      if (hand) {
+        hand.run_offer = { seats: ev.seats, deadline: ev.deadline,
+          votes: Object.fromEntries(ev.seats.map((n) => [String(n), null])) };
+        hand.to_act = null;
+      }
+      state.you.legal = null;
+      out.say.push(`All in: ${ev.seats.map((n) => nameOf(state, n)).join(" and ")} ` +
+        "are asked to run it twice.");
+      break;
+    case "run_twice_vote":
+      if (hand && hand.run_offer) hand.run_offer.votes[String(ev.seat)] = ev.twice;
+      out.say.push(`${nameOf(state, ev.seat)} says ${ev.twice ? "twice" : "once"}.`);
+      break;
+    case "run_twice_decided":
+      if (hand) hand.run_offer = null;
+      out.say.push(ev.runs === 2 ? "The board is run twice." : "The board is run once.");
+      break;
+    case "second_board":
+      if (hand) hand.board2 = ev.board;
+      out.say.push(`Second run, ${ev.street}: ${cardsText(ev.cards)}.`);
+      break;
     case "shown":
       if (seat) {
         seat.cards = ev.cards; seat.shown = true; seat.has_cards = true;
@@ -360,6 +391,10 @@ export function applyEvent(state, ev) {
       state.recent_hands = [ev.recent, ...(state.recent_hands || [])
         .filter((r) => r.id !== ev.recent.id)].slice(0, RECENT_HANDS);
       out.say.push("The hand is over.");
+      break;
+    case "rabbit_hunt": // the board a fold-out left undealt: shown beside the board, not in it
+      if (hand && hand.id === ev.hand_id) hand.rabbit = ev.cards;
+      out.say.push(`${nameOf(state, ev.seat)} hunts the rabbit: ${cardsText(ev.cards)} would have come.`);
       break;
     case "chat": // a line: the chat panel (chat.js) shows it; the snapshot may have it already
       if (!state.chat.some((l) => l.id === ev.id)) {

@@ -140,8 +140,11 @@ export class TextMode {
   board(state) {
     const hand = state.hand;
     if (!hand) return "No hand is being played.";
-    if (!hand.board.length) return "Board: no cards yet.";
-    return `Board: ${cardsText(hand.board)}.`;
+    const rabbit = hand.is_over && hand.rabbit ? ` Rabbit hunt: ${cardsText(hand.rabbit)} would have come.` : "";
+    if (!hand.board.length) return `Board: no cards yet.${rabbit}`;
+    const second = hand.board2 || (hand.result && hand.result.board2);
+    if (second) return `First board: ${cardsText(hand.board)}. Second board: ${cardsText(second)}.`;
+    return `Board: ${cardsText(hand.board)}.${rabbit}`;
   }
 
   pot(state) {
@@ -169,7 +172,8 @@ export class TextMode {
     const hand = state.hand;
     const live = hand && !hand.is_over && s.in_hand;
     const who = [s.seat === state.you.seat && "you", state.button === s.seat && "button",
-      live && s.blind === "SB" && "small blind", live && s.blind === "BB" && "big blind"]
+      live && s.blind === "SB" && "small blind", live && s.blind === "BB" && "big blind",
+      live && s.blind === "ST" && "straddle"]
       .filter(Boolean);
     const bits = [`stack ${chips(s.stack, t)}`];
     if (live && s.bet > 0) bits.push(`bet ${chips(s.bet, t)}`);

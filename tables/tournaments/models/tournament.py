@@ -45,6 +45,9 @@ class Tournament(models.Model):
                                      help_text="Scheduled: the start time. Sit & Go: none.")
     level = models.PositiveSmallIntegerField(default=0)
     version = models.BigIntegerField(default=0, help_text="The last event's version.")
+    hand_for_hand = models.JSONField(
+        null=True, blank=True, help_text="On the bubble: each table's hands dealt when "
+        "hand-for-hand began ({table id: count}); None when off.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

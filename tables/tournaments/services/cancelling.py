@@ -4,11 +4,26 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from cashier.errors import CashierError
+from cashier.services import tournament_refund
 from tables.errors import TableError
 from tables.services.locks import tournament_lock
 from tables.tournaments.models import Entry, EntryState, Tournament, TournamentState
 from tables.tournaments.services.eventlog import TournamentLog
-from tables.tournaments.services.registration import entry_refund
+
+
+def entry_refund(tournament: Tournament, entry: Entry, *, key: str) -> None:
+    """Give the entry's buy-in and fee back (the cashier) and mark it refunded. Needs the
+    tournament row locked."""
+    try:
+        tournament_refund(user=entry.user_id, tournament_id=tournament.pk,
+                          currency=tournament.currency, buy_in=tournament.buy_in,
+                          fee=tournament.fee, key=key)
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    entry.state, entry.refund_key, entry.refunded_at = EntryState.UNREGISTERED, key, timezone.now()
+    entry.chips, entry.table, entry.seat = 0, None, None
+    entry.save(update_fields=["state", "refund_key", "refunded_at", "chips", "table", "seat"])
 
 
 def refund_key(entry: Entry) -> str:

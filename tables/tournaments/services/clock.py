@@ -42,11 +42,25 @@ def level_played(tournament: Tournament) -> Level:
     return levels_of(engine_structure(tournament))[tournament.level - 1]
 
 
-def level_event(tournament: Tournament) -> dict[str, Any]:
-    level = level_played(tournament)
-    return {"type": "level", "level": tournament.level, "small_blind": level.small_blind,
-            "big_blind": level.big_blind, "ante": level.ante,
-            "big_blind_ante": level.big_blind_ante}
+def clock_until(clock: Clock, now: datetime.datetime) -> str | None:
+    """When the clock changes next (ISO time; None: the last level never ends)."""
+    if clock.seconds_left is None:
+        return None
+    return (now + datetime.timedelta(seconds=clock.seconds_left)).isoformat()
+
+
+def level_event(tournament: Tournament, until: str | None) -> dict[str, Any]:
+    """`level` (tables/events.py): the level played, when it ends and the one after it."""
+    levels = levels_of(engine_structure(tournament))
+    level = levels[tournament.level - 1]
+    after = levels[tournament.level] if tournament.level < len(levels) else None
+    return {"type": "level", "level": tournament.level, **_blinds(level), "until": until,
+            "next": _blinds(after) if after is not None else None}
+
+
+def _blinds(level: Level) -> dict[str, Any]:
+    return {"small_blind": level.small_blind, "big_blind": level.big_blind,
+            "ante": level.ante, "big_blind_ante": level.big_blind_ante}
 
 
 def clock_catch_up(tournament: Tournament, log: TournamentLog,
@@ -61,10 +75,11 @@ def clock_catch_up(tournament: Tournament, log: TournamentLog,
     if (level, state) == (tournament.level, tournament.state):
         return clock
     if state == TournamentState.ON_BREAK:
-        log.add({"type": "break", "after_level": level, "seconds": clock.seconds_left})
+        log.add({"type": "break", "after_level": level, "seconds": clock.seconds_left,
+                 "until": clock_until(clock, now)})
     elif level != tournament.level or tournament.state == TournamentState.ON_BREAK:
         tournament.level = level
-        log.add(level_event(tournament))
+        log.add(level_event(tournament, clock_until(clock, now)))
     tournament.level, tournament.state = level, state
     Tournament.objects.filter(pk=tournament.pk).update(level=level, state=state)
     clock_schedule(tournament, clock, now)

@@ -68,6 +68,7 @@ def tournament_finish(tournament: Tournament, winner: Entry, log: TournamentLog,
     tournament.state, tournament.finished_at = TournamentState.FINISHED, now
     tournament.save(update_fields=["state", "finished_at"])
     log.add({"type": "finished", "places": [
-        {"place": e.place, "player": e.user.get_username(), "entry": e.number, "prize": e.prize}
+        {"place": e.place, "player": e.user.table_name, "player_id": e.user_id,
+         "entry": e.number, "prize": e.prize}
         for e in sorted(entries, key=lambda e: (e.place or field + 1, e.pk))]})
     return won

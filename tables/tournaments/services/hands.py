@@ -19,10 +19,17 @@ from tables.services.locks import Locked
 from tables.tournaments.engine.levels import ForcedBets, Level, forced_bets
 from tables.tournaments.engine.positions import Positions, next_positions
 from tables.tournaments.engine.ranking import Bust, places
-from tables.tournaments.models import Entry, EntryState, Tournament, TournamentState
+from tables.tournaments.models import (
+    STARTED,
+    Entry,
+    EntryState,
+    Tournament,
+    TournamentState,
+)
 from tables.tournaments.services.clock import clock_catch_up, level_played
 from tables.tournaments.services.eventlog import TournamentLog
 from tables.tournaments.services.finishing import tournament_finish
+from tables.tournaments.services.tables import dealt_in, tables_step
 
 
 @dataclass(frozen=True)
@@ -34,18 +41,33 @@ class TournamentDeal:
     positions: Positions
     bets: ForcedBets
     level: Level
+    seats: list[Seat]  # every seat at the table now (arrivals included, the busted gone)
 
 
 def tournament_hand_prepare(tournament: Tournament, held: Locked, seats: list[Seat],
-                            log: EventLog, now: datetime.datetime) -> TournamentDeal | None:
+                            log: EventLog, now: datetime.datetime,
+                            tables: dict[int, Locked] | None = None) -> TournamentDeal | None:
     """Take the busts of the last hand (places, `busted` events, their seats freed), finish
     the tournament when one entry is left, bring the clock up to date, and return the next
     hand — or None: the tournament is over, on a break (the table's next hand is timed at the
     break's end), or the table has fewer than two players. Needs the tournament's row and the
     table's (and its seats) locked; `seats` are the table's locked seats; flushes the
-    tournament's log, the caller the table's."""
+    tournament's log, the caller the table's.
+
+    A multi-table tournament's step (`tables`: every one of its tables, locked by
+    `tournament_tables_lock`) is tables.py's `tables_step`: busts across tables, newcomers,
+    moves, broken tables and hand-for-hand, before this table's next hand."""
     tlog = TournamentLog(tournament)
-    seats = busts_take(tournament, held, seats, log, tlog, now)
+    if tables is not None:
+        if tournament.state in STARTED:  # (a finished one's clock stopped)
+            clock_catch_up(tournament, tlog, now)  # the level in force, before anything
+        stepped = tables_step(tournament, tables, held, seats, log, tlog, now)
+        if stepped is None:
+            tlog.flush()
+            return None
+        seats = stepped
+    else:
+        seats = busts_take(tournament, held, seats, log, tlog, now)
     if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
         if seats:  # cancelled while playing (everyone refunded): the table empties
             table_close(held, seats, log)
@@ -55,24 +77,32 @@ def tournament_hand_prepare(tournament: Tournament, held: Locked, seats: list[Se
     for seat in seats:  # the entries' stacks as of this hand's start
         Entry.objects.filter(tournament=tournament, user_id=seat.player_id,
                              state=EntryState.PLAYING).update(chips=seat.chips)
+    if seats:  # the tournament's pages and level lines follow the stacks hand by hand
+        tlog.add({"type": "chips", "table_id": held.table.pk,
+                  "stacks": {str(s.player_id): s.chips for s in seats}})
     tlog.flush()
     ts = held.state
     if clock.on_break:
         ts.next_hand_at = now + datetime.timedelta(seconds=clock.seconds_left or 0)
         held.effects.next_hand(ts.next_hand_at)
         return None
-    dealt = sorted((s for s in seats if s.chips > 0), key=lambda s: s.number)
-    if len(dealt) < 2:
+    seated = sorted((s for s in seats if s.chips > 0), key=lambda s: s.number)
+    if len(seated) < 2:
         return None
     level = level_played(tournament)
     stakes_follow(held.table, level)
-    positions = next_positions([s.number for s in dealt], seats=held.table.max_seats,
+    positions = next_positions([s.number for s in seated], seats=held.table.max_seats,
                                last_small_blind=ts.small_blind_seat,
                                last_big_blind=ts.big_blind_seat)
+    dealt = dealt_in(seated, positions.big_blind)
+    if len(dealt) < len(seated):  # a newcomer waits for the big blind: positions without him
+        positions = next_positions([s.number for s in dealt], seats=held.table.max_seats,
+                                   last_small_blind=ts.small_blind_seat,
+                                   last_big_blind=ts.big_blind_seat)
     bets = forced_bets(level, positions, {s.number: s.chips for s in dealt})
     ts.button_seat = positions.button
     ts.small_blind_seat, ts.big_blind_seat = positions.small_blind, positions.big_blind
-    return TournamentDeal(dealt=dealt, positions=positions, bets=bets, level=level)
+    return TournamentDeal(dealt=dealt, positions=positions, bets=bets, level=level, seats=seats)
 
 
 def stakes_follow(table: TableConfig, level: Level) -> None:
@@ -105,7 +135,8 @@ def busts_take(tournament: Tournament, held: Locked, seats: list[Seat], log: Eve
         entry.state, entry.place, entry.busted_at = EntryState.BUSTED, finish.best, now
         entry.chips, entry.table, entry.seat = 0, None, None
         entry.save(update_fields=["state", "place", "busted_at", "chips", "table", "seat"])
-        tlog.add({"type": "busted", "player": entry.user.get_username(), "entry": entry.number,
+        tlog.add({"type": "busted", "player": entry.user.table_name, "player_id": entry.user_id,
+                  "entry": entry.number,
                   "place": finish.best, "players_left": left - len(busts)})
     remaining = [s for s in seats if s.chips > 0]
     alive = [e for e in entries.values() if e.state == EntryState.PLAYING]

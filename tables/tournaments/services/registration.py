@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from cashier.errors import CashierError
-from cashier.services import tournament_enter, tournament_refund
+from cashier.services import tournament_enter
 from tables.errors import TableError
 from tables.services.locks import tournament_lock
 from tables.tournaments.models import ACTIVE, STARTED, Entry, EntryState, Tournament
+from tables.tournaments.selectors import payouts_of, prize_pool_of
+from tables.tournaments.services.cancelling import entry_refund
 from tables.tournaments.services.eventlog import TournamentLog
 from tables.tournaments.services.starting import sit_and_go_full, start_when_full
 
@@ -46,7 +47,8 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
             tournament=tournament, user=user, number=number, state=EntryState.REGISTERED,
             chips=tournament.structure["starting_stack"], idempotency=key)
         log = TournamentLog(tournament)
-        log.add({"type": "registered", "player": user.get_username(), "entry": number,
+        log.add({"type": "registered", "player": user.table_name, "player_id": user.pk,
+                 "entry": number,
                  **_field(tournament)})
         log.flush()
         if sit_and_go_full(tournament):  # the last seat: the Sit & Go starts
@@ -82,12 +84,16 @@ def _entry_number(tournament: Tournament, user: Any) -> int:
     return max((entry.number for entry in entries), default=0) + 1
 
 
-def _field(tournament: Tournament) -> dict[str, int]:
-    """The field and the prize pool so far, for the events: entries paid and not refunded."""
+def _field(tournament: Tournament) -> dict[str, Any]:
+    """The field, the prize pool and its payouts so far, for the events: entries paid and not
+    refunded (the pool as the page shows it: the guarantee while it is more)."""
     paid = Entry.objects.filter(tournament=tournament).exclude(
         state=EntryState.UNREGISTERED).count()
     players = Entry.objects.filter(tournament=tournament, state__in=ACTIVE).count()
-    return {"entries": paid, "players": players, "prize_pool": paid * tournament.buy_in}
+    pool = prize_pool_of(tournament, paid)
+    return {"entries": paid, "players": players, "prize_pool": pool,
+            "payouts": [{"place": n, "share": bp, "prize": amount} for n, bp, amount
+                        in payouts_of(tournament, entries=paid, pool=pool)]}
 
 
 def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
@@ -112,24 +118,11 @@ def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
             raise TableError("not_registered", f"You are not registered in {tournament.name}.")
         entry_refund(tournament, entry, key=key)
         log = TournamentLog(tournament)
-        log.add({"type": "unregistered", "player": user.get_username(), "entry": entry.number,
+        log.add({"type": "unregistered", "player": user.table_name, "player_id": user.pk,
+                 "entry": entry.number,
                  **_field(tournament)})
         log.flush()
     return entry
-
-
-def entry_refund(tournament: Tournament, entry: Entry, *, key: str) -> None:
-    """Give the entry's buy-in and fee back (the cashier) and mark it refunded. Needs the
-    tournament row locked."""
-    try:
-        tournament_refund(user=entry.user_id, tournament_id=tournament.pk,
-                          currency=tournament.currency, buy_in=tournament.buy_in,
-                          fee=tournament.fee, key=key)
-    except CashierError as e:
-        raise TableError(e.code, e.message) from None
-    entry.state, entry.refund_key, entry.refunded_at = EntryState.UNREGISTERED, key, timezone.now()
-    entry.chips, entry.table, entry.seat = 0, None, None
-    entry.save(update_fields=["state", "refund_key", "refunded_at", "chips", "table", "seat"])
 
 
 def _retry_of(entry: Entry | None, tournament_id: int, user: Any) -> Entry | None:

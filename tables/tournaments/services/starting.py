@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tables.models import Seat, SeatStatus, Structure, TableConfig
 from tables.services.dealing import deck_commit_next
-from tables.services.eventlog import EventLog
+from tables.services.eventlog import EventLog, seat_taken_event
 from tables.services.locks import table_lock, tournament_lock
 from tables.services.time_bank import bank_seated
 from tables.tournaments.models import (
@@ -26,7 +26,14 @@ from tables.tournaments.models import (
     TournamentKind,
     TournamentState,
 )
-from tables.tournaments.services.clock import clock_now, clock_schedule, level_played
+from tables.tournaments.services.cancelling import tournament_cancel
+from tables.tournaments.services.clock import (
+    clock_now,
+    clock_schedule,
+    clock_until,
+    level_event,
+    level_played,
+)
 from tables.tournaments.services.eventlog import TournamentLog
 
 logger = logging.getLogger(__name__)
@@ -53,9 +60,19 @@ def start_when_full(tournament_id: int) -> None:
         logger.exception("tournament %s: the start after registration failed", tournament_id)
 
 
+def scheduled_due(tournament: Tournament, now: datetime.datetime) -> bool:
+    """A registering scheduled event whose start time has come: due to start (or, short of
+    its minimum field, to be cancelled)."""
+    return (tournament.kind == TournamentKind.SCHEDULED
+            and tournament.state == TournamentState.REGISTERING
+            and tournament.starts_at is not None and tournament.starts_at <= now)
+
+
 def tournament_start(*, tournament_id: int, now: datetime.datetime | None = None,
                      rng: secrets.SystemRandom | None = None) -> Tournament:
-    """Start the tournament if it is a full Sit & Go: state running at level 1, its tables
+    """Start the tournament if it is a full Sit & Go or a scheduled event at its start time
+    with at least its minimum field (short of it, the event is cancelled and everyone
+    refunded: `tournament_cancel`, reason `min_field`): state running at level 1, its tables
     created (as few as the seats per table allow), its entries seated at random with the
     starting stack (`playing`), the clock's next change and each table's first hand timed
     after the table's pause. Events: `started` on the tournament's log; `seat_taken` at the
@@ -64,7 +81,15 @@ def tournament_start(*, tournament_id: int, now: datetime.datetime | None = None
     now, rng = now or timezone.now(), rng or secrets.SystemRandom()
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
-        if not sit_and_go_full(tournament):
+        if scheduled_due(tournament, now):
+            field = Entry.objects.filter(tournament=tournament,
+                                         state=EntryState.REGISTERED).count()
+            minimum = tournament.structure.get("min_field", 2)
+            if field < minimum:
+                return tournament_cancel(
+                    tournament_id=tournament_id, reason=f"min_field: {field} of {minimum} "
+                    "entries at the start time")
+        elif not sit_and_go_full(tournament):
             return tournament
         entries = list(Entry.objects.filter(tournament=tournament, state=EntryState.REGISTERED)
                        .select_related("user").order_by("pk"))
@@ -78,24 +103,20 @@ def tournament_start(*, tournament_id: int, now: datetime.datetime | None = None
         tables = []
         for k in range(count):
             players = entries[k::count]  # dealt round the tables: within one of each other
-            table = _table_create(tournament, number=k + 1, seats=seats_per_table)
+            table = table_create(tournament, number=k + 1, seats=seats_per_table)
             _table_seat(table, players, rng=rng, now=now)
-            tables.append({"table_id": table.pk, "name": table.name,
-                           "players": [[e.seat, e.user.get_username()] for e in players]})
+            tables.append({"table_id": table.pk, "name": table.name, "players": [
+                {"seat": e.seat, "player_id": e.user_id, "name": e.user.table_name}
+                for e in players]})
         log.add({"type": "started", "entries": len(entries), "tables": tables})
-        log.add({"type": "level", "level": 1, **_level_fields(tournament)})
-        clock_schedule(tournament, clock_now(tournament, now), now)  # its first change
+        clock = clock_now(tournament, now)
+        log.add(level_event(tournament, clock_until(clock, now)))
+        clock_schedule(tournament, clock, now)  # its first change
         log.flush()
     return tournament
 
 
-def _level_fields(tournament: Tournament) -> dict[str, int | bool]:
-    level = level_played(tournament)
-    return {"small_blind": level.small_blind, "big_blind": level.big_blind,
-            "ante": level.ante, "big_blind_ante": level.big_blind_ante}
-
-
-def _table_create(tournament: Tournament, *, number: int, seats: int) -> TableConfig:
+def table_create(tournament: Tournament, *, number: int, seats: int) -> TableConfig:
     """A no-limit table of the tournament at its first level's blinds, taking no rake;
     timers from the structure. Its stakes follow the levels (the hand start sets them)."""
     structure, level = tournament.structure, level_played(tournament)
@@ -132,9 +153,7 @@ def _table_seat(table: TableConfig, entries: list[Entry], *, rng: secrets.System
         seat.save(force_insert=True)
         entry.state, entry.table, entry.seat = EntryState.PLAYING, table, number
         entry.save(update_fields=["state", "table", "seat"])
-        log.add({"type": "seat_taken", "seat": number, "player_id": entry.user_id,
-                 "name": entry.user.table_name, "stack": seat.chips, "status": seat.status,
-                 "next_commitment": ts.next_commitment})
+        log.add(seat_taken_event(seat, next_commitment=ts.next_commitment))
         if bank is not None:
             log.add(bank)
     ts.next_hand_at = now + datetime.timedelta(seconds=table.hand_pause_seconds)

@@ -102,6 +102,31 @@ def extra_big_blind_real_money() -> tuple[HandRecord, int]:
     return finish(h, real=True, muck={3}), 104
 
 
+def straddle_real_money() -> tuple[HandRecord, int]:
+    """$1/$2 with a straddle: dora, under the gun, straddles $4. erin calls, alice (button)
+    raises to $12, bob folds, carl calls, dora (acting last preflop) calls, erin folds. On the
+    flop carl checks, dora bets $2 (the big blind, the smallest bet again), alice calls, carl
+    folds; checked down, dora's nines beat alice's ace high."""
+    h = ScriptedHand(TableRules(lower_stake=200),
+                     {1: 20000, 2: 20000, 3: 20000, 4: 20000, 5: 20000}, button=1,
+                     holes={1: "AcQd", 2: "6h5s", 3: "KsJc", 4: "9d9h", 5: "8c8s"},
+                     board="Th7c3d2s4h", straddles=(4,))
+    h.act(5, "call")
+    h.act(1, "raise", 1200)
+    h.act(2, "fold")
+    h.act(3, "call")
+    h.act(4, "call")
+    h.act(5, "fold")
+    h.act(3, "check")
+    h.act(4, "bet", 200)
+    h.act(1, "call")
+    h.act(3, "fold")
+    for _street in ("turn", "river"):
+        h.act(4, "check")
+        h.act(1, "check")
+    return finish(h, real=True), 104
+
+
 def side_pots_real_money() -> tuple[HandRecord, int]:
     """$1/$2, four stacks ($10, $25, $50, $200): carl moves all in, dora calls, alice and bob
     call all in: a main pot and two side pots with three different winners."""
@@ -225,6 +250,7 @@ CASES: dict[str, Callable[[], tuple[HandRecord, int]]] = {
     "big_blind_ante_play_money": big_blind_ante_play_money,
     "extra_big_blind_real_money": extra_big_blind_real_money,
     "side_pots_real_money": side_pots_real_money,
+    "straddle_real_money": straddle_real_money,
     "split_pot_odd_chip_play_money": split_pot_odd_chip_play_money,
     "rake_real_money": rake_real_money,
     "timeout_all_in_play_money": timeout_all_in_play_money,

@@ -71,6 +71,8 @@ class RoomStarsParser(PokerStarsParser):
     """pokerkit's PokerStars parser reading every hand the room writes (see the module
     docstring): pokerkit's own patterns and steps, plus
 
+    * ``posts straddle`` (pokerkit's parser knows only the two blinds), a straddle in
+      ``blinds_or_straddles`` (positive, unlike a big blind posted out of position);
     * the fixed- and pot-limit headers (fixed limit: the header's stakes are the small and big
       bets) and ``posts the ante``; one ante poster is a big-blind ante, dead money (pokerkit's
       ``ante_trimming_status = false``, as the room's PHH writes it);
@@ -90,6 +92,9 @@ class RoomStarsParser(PokerStarsParser):
     VARIANT = re.compile(r" (?P<variant>Hold'em (?:No Limit|Pot Limit|Limit)) ")
     VARIANTS = GAMES
     ANTE_POSTING = re.compile(r"^(?P<player>.+): posts the ante \D?(?P<ante>[0-9.]+)")
+    BLIND_OR_STRADDLE_POSTING = re.compile(
+        r"^(?P<player>.+): posts (?P<kind>small blind|big blind|straddle) "
+        r"\D?(?P<blind_or_straddle>[0-9.]+)")
     PLAYER_VARIABLES = {
         "winnings": (re.compile(r"^(?P<player>.+) collected \D?(?P<winnings>[0-9.]+) from "),
                      None, int, lambda a, b: a + b),
@@ -112,8 +117,12 @@ class RoomStarsParser(PokerStarsParser):
         players = sorted(self._parse_players(s), key=seat_of.__getitem__)
         players = self._get_ordered_players(
             s, self._parse_final_seat(s), blinds, players, [seat_of[p] for p in players])
+        straddlers = {m["player"] for line in s.splitlines()
+                      if (m := self.BLIND_OR_STRADDLE_POSTING.search(line))
+                      and m["kind"] == "straddle"}
         for player in players[2:]:  # pokerkit's word for a big blind posted out of position
-            blinds[player] = -blinds[player]
+            if player not in straddlers:  # a straddle is positive: action opens left of it
+                blinds[player] = -blinds[player]
         ante_list = [antes[p] for p in players]
         blind_list = [blinds[p] for p in players]
         if len(players) == 2:

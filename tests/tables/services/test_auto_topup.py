@@ -115,7 +115,7 @@ def test_a_busted_player_with_an_order_rebuys_and_is_dealt_in(play_table, make_p
     assert events == [
         {"type": "top_up", "seat": loser.number, "amount": 200, "pending": True},
         {"type": "status", "seat": loser.number, "status": "playing", "post_bb": False,
-         "missed_blinds": False},
+         "missed_blinds": False, "sit_out_next_bb": False},
     ]
     hand = services.hand_start(table_id=play_table.pk, force=True)
     assert hand is not None and str(loser.number) in hand.seat_ids

@@ -314,3 +314,47 @@ def test_a_copy_expires_with_its_hands_turn_deadline(two_tables):
     assert act(table.pk, user_id, action) > 1
     assert table.pk in copies._copies  # kept again, from the locked step, with its new turn
     assert copies._copies[table.pk].hand.deadline > timezone.now()
+
+
+# Fold and leave (leaving.py): the leavers' folds go through the same engine step ------------
+def test_a_leave_makes_the_copy_stale_and_the_leaver_is_folded_on_both_commits(two_tables):
+    """Carol (the big blind) leaves while Alice is to act. The copy kept before the leave is
+    stale (the leave took the lock): Alice's call runs under the lock; Bob's call on the copy
+    kept then reaches Carol, who is folded in that same step. Both tables agree."""
+    (on_copy, locked), _seed = two_tables
+    for table in (on_copy, locked):
+        services.hand_start(table_id=table.pk, force=True)
+        carol = Seat.objects.get(table=table, number=3).player_id
+        services.seat_leave(table_id=table.pk, user_id=carol, idempotency_key=f"l{table.pk}")
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            user_id, _state = to_act(table.pk)
+            assert act(table.pk, user_id, "call") == 3  # the lock: then the copy is kept
+            user_id, _state = to_act(table.pk)
+            statements = act(table.pk, user_id, "call")
+        assert statements == 1 if table is on_copy else statements > 1
+        state = live(table.pk)[2]
+        assert state.players[state.index_of(3)].folded and state.street == 1  # Carol folded: flop
+    assert events_of(on_copy) == events_of(locked)
+
+
+def test_a_leavers_fold_that_ends_the_hand_settles_under_the_lock(two_tables):
+    """On the copy, Bob folds and the action reaches Carol, who left: her fold ends the hand,
+    which the copy cannot settle (NotOnCopy, nothing written): the action runs under the lock,
+    the hand is settled and Carol cashed out."""
+    (on_copy, locked), _seed = two_tables
+    locked_tries = copy_tries("locked")
+    for table in (on_copy, locked):
+        services.hand_start(table_id=table.pk, force=True)
+        carol = Seat.objects.get(table=table, number=3).player_id
+        services.seat_leave(table_id=table.pk, user_id=carol, idempotency_key=f"l{table.pk}")
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            user_id, _state = to_act(table.pk)
+            act(table.pk, user_id, "call")  # Alice, under the lock: the copy is kept
+            user_id, _state = to_act(table.pk)
+            assert act(table.pk, user_id, "fold") > 1  # Bob: Carol's fold ends the hand
+        assert live(table.pk)[1].finished_at is not None
+        assert not Seat.objects.filter(table=table, number=3).exists()
+    assert copy_tries("locked") == locked_tries + 1  # the copy tried, and gave way
+    assert events_of(on_copy) == events_of(locked)
+    report = ledger_audit()
+    assert report.ok, report.summary()

@@ -1,5 +1,5 @@
 """After a step commits: broadcast, the process's copy of the table, turn timer, next hand,
-metrics — in that order, whatever order the step recorded them in (the copy after the
+the finished hand's player statistics, metrics — in that order, whatever order the step recorded them in (the copy after the
 broadcast: the next step on it must not be published before this one). A failing one is logged and counted, and the rest still run
 (the step is committed: raising would only lose the effects after it).
 
@@ -33,6 +33,8 @@ def done(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
                         lambda **kw: calls.append(("timer", kw)))
     monkeypatch.setattr(effects.scheduling, "hand_start_schedule",
                         lambda **kw: calls.append(("next", kw)))
+    monkeypatch.setattr(effects.scheduling, "hand_stats_schedule",
+                        lambda **kw: calls.append(("stats", kw)))
     return calls
 
 
@@ -42,6 +44,7 @@ def test_effects_run_in_their_fixed_order(done):
     step = effects.Effects(table_id=7)
     step.count(lambda: done.append(("metric", {})))  # recorded first ...
     step.next_hand(now)
+    step.hand_stats(1)
     step.timeout_queue(hand_id=1, version=3, deadline=now)
     table = Locked(state=TableState(table_id=7, version=1), effects=step)
     step.keep(table)
@@ -54,6 +57,7 @@ def test_effects_run_in_their_fixed_order(done):
         ("copy", {"copy": table}),
         ("timer", {"hand_id": 1, "version": 3, "deadline": now}),
         ("next", {"table_id": 7, "at": now}),
+        ("stats", {"hand_id": 1}),
         ("metric", {}),
     ]
 

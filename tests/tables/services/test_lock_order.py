@@ -373,3 +373,39 @@ def test_table_and_seat_locks_are_taken_only_in_locks_py():
     assert callers.get("table_seats(") == {"services/locks.py"}
     assert callers.get("select_for_update(", set()) == {"services/locks.py",
                                                          "services/presence.py"}
+
+
+def test_a_multi_table_step_locks_all_its_tables_in_ascending_id_after_its_tournament(
+        make_player, fake_timers):
+    """A scheduled event's hand start holds the tournament's row, then every one of its
+    tables in ascending id (the lock order's one exception): busts across tables, moves."""
+    import random
+
+    from tests.tables.tournaments.services.test_mtt import bust, started, tables_of
+
+    event, _users = started(make_player, 12)
+    tables = tables_of(event)
+    order: list[list[int]] = []
+
+    def watch(execute: Callable[..., Any], sql: str, params: Any, many: bool,
+              context: dict[str, Any]) -> Any:
+        raw = context["connection"].connection
+        if not order or raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            order.append([])
+        if re.search(r'UPDATE "tables_tablestate" ts SET "version" = ts\."version"', sql):
+            order[-1].append(int(params[0]))  # table_sql.table_row_lock: the table's lock
+        return execute(sql, params, many, context)
+
+    rng = random.Random(7)
+    with recorded() as rec, connection.execute_wrapper(watch):
+        for table in tables:
+            services.hand_start(table_id=table.pk, force=True)
+            play_out(table.pk, rng=rng, passive=True)
+        with rec.paused():  # the test's own writes
+            bust(tables[0], 3)  # 9 left: a table of 3 and one of 6; balancing moves one
+        services.hand_start(table_id=tables[0].pk, force=True)
+    assert rec.violations() == [], "\n".join(rec.violations())
+    several = [ids for ids in order if len(set(ids)) > 1]
+    assert several and all(ids == sorted(ids) for ids in several), order
+    assert any(taken[:3] == [TOURNAMENT_ROW, TABLE_ROW, TABLE_ROW] for taken in rec.taken())
+    assert TournamentEvent.objects.filter(tournament=event, type="moved").exists()

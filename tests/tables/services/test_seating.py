@@ -163,12 +163,12 @@ def test_leaving_during_a_hand_cashes_out_after_it(play_table, make_player, sit)
     a, b = make_player("a"), make_player("b")
     sit(play_table, a, 1)
     sit(play_table, b, 2)
-    services.hand_start(table_id=play_table.pk, force=True)
-    assert services.seat_leave(table_id=play_table.pk, user_id=a.pk, idempotency_key="l1") is False
-    assert seat_of(play_table, a).leave_after_hand
-    play_out(play_table.pk, passive=True)
-    assert not Seat.objects.filter(table=play_table, player=a).exists()
-    wallet = LedgerAccount.objects.get(kind=AccountKind.WALLET, user=a)
+    services.hand_start(table_id=play_table.pk, force=True)  # a to act: b leaves before his turn
+    assert services.seat_leave(table_id=play_table.pk, user_id=b.pk, idempotency_key="l1") is False
+    assert seat_of(play_table, b).leave_after_hand
+    play_out(play_table.pk, passive=True)  # b is folded when the action reaches him
+    assert not Seat.objects.filter(table=play_table, player=b).exists()
+    wallet = LedgerAccount.objects.get(kind=AccountKind.WALLET, user=b)
     left = HandEvent.objects.get(table=play_table, type="seat_left").payload
     assert wallet.balance == 10_000 - 200 + left["cashed_out"]
     assert ledger_audit().ok

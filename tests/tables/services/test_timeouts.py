@@ -52,7 +52,7 @@ def test_a_fold_on_timeout_sits_the_player_out_and_a_missed_big_blind_is_owed(
     action, status = events_after(play_table.pk, before)[:2]
     assert (action["seat"], action["action"], action["timeout"]) == (1, "fold", True)
     assert status == {"type": "status", "seat": 1, "status": "sitting_out", "post_bb": False,
-                      "missed_blinds": False}
+                      "missed_blinds": False, "sit_out_next_bb": False}
     seat = seat_of(play_table, alice)
     assert seat.status == SeatStatus.SITTING_OUT and seat.sat_out_at is not None
     play_out(play_table.pk, passive=True)
@@ -119,14 +119,16 @@ def test_coming_back_during_the_hand_keeps_him_in_the_next_one(play_table, make_
     assert dealt(play_table.pk) == [1, 2, 3]
 
 
-def test_a_player_leaving_after_the_hand_gets_no_status_event(play_table, make_player, sit):
+def test_a_player_leaving_on_his_turn_is_not_timed_out_nor_sat_out(play_table, make_player, sit):
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
     for n, p in enumerate((alice, bob, carol), start=1):
         sit(play_table, p, n)
     services.hand_start(table_id=play_table.pk, force=True)
+    before = live(play_table.pk)[0].version
     services.seat_leave(table_id=play_table.pk, user_id=alice.pk, idempotency_key="alice-off")
-    before = time_out(play_table.pk)
-    assert [e["type"] for e in events_after(play_table.pk, before)][:2] == ["action", "turn"]
+    leaving, fold, turn = events_after(play_table.pk, before)  # folded at once (leaving.py)
+    assert (leaving["type"], fold["action"], "timeout" in fold, turn["seat"]) == (
+        "leaving", "fold", False, 2)
 
 
 def test_absent_longer_than_the_limit_is_cashed_out(make_table, make_player, sit):

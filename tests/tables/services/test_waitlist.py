@@ -187,13 +187,13 @@ def test_a_player_leaving_after_the_hand_opens_his_seat_when_it_ends(full_table,
 
     carol = make_player("carol")
     waitlist.waitlist_join(table_id=full_table.pk, user=carol)
-    services.hand_start(table_id=full_table.pk, force=True)
-    leave(full_table, full_table.alice)  # in the hand: leaves when it ends
+    services.hand_start(table_id=full_table.pk, force=True)  # alice to act
+    leave(full_table, full_table.bob)  # in the hand, not on his turn: leaves when it ends
     assert offer_of(full_table, carol) == (None, None)
 
     play_out(full_table.pk, passive=True)
 
-    assert offer_of(full_table, carol)[0] == 1
+    assert offer_of(full_table, carol)[0] == 2
 
 
 @pytest.fixture

@@ -88,3 +88,66 @@ def test_refusals_say_why_and_move_nothing(client, ann, make_user):
     assert client.get(reverse("tournaments:register", args=[t.pk])).status_code == 405
     assert client.get(reverse("tournaments:page", args=[999_999])).status_code == 404
     assert Entry.objects.filter(tournament=t).count() == 1
+
+
+def started_sng(make_player, ann) -> tuple:
+    """A Sit & Go for two that Ann and Bob filled: it runs at one table."""
+    from tables.models import TableConfig
+    from tables.tournaments.services import tournament_register, tournament_start
+
+    t = tournament_make(name="Heads Up", entries_cap=2, seats_per_table=2)
+    for user in (ann, make_player("bob")):
+        tournament_register(tournament_id=t.pk, user=user, key=str(uuid.uuid4()))
+    tournament_start(tournament_id=t.pk)  # (what the registration's commit does)
+    return t, TableConfig.objects.get(tournament=t)
+
+
+def test_a_tournament_table_shows_the_level_line_and_follows_the_tournament(
+        client, ann, make_player, fake_timers):
+    t, table = started_sng(make_player, ann)
+    html = client.get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert f'id="tournament-line" data-tournament-id="{t.pk}" data-user-id="{ann.pk}" role="group"' in html
+    assert 'id="tournament-status" role="status"' in html
+    assert "js/tournament/live.js" in html
+    assert reverse("tournaments:page", args=[t.pk]) in html
+    cash = tournament_make().pk  # (a cash table has neither)
+    from tables.models import TableConfig
+    other = TableConfig.objects.create(name="Oak", structure="NL", lower_stake=2, max_seats=6)
+    html = client.get(reverse("tables:table", args=[other.pk])).content.decode()
+    assert "tournament-line" not in html and "js/tournament/" not in html and cash
+
+
+def test_the_lobby_lists_your_tournaments_and_watches_them_for_alerts(client, ann, make_player):
+    waiting = tournament_make(name="Turbo Six")
+    tournament_make(name="Not Mine")
+    from tables.tournaments.services import tournament_register
+    tournament_register(tournament_id=waiting.pk, user=ann, key=str(uuid.uuid4()))
+
+    html = client.get(reverse("lobby")).content.decode()
+    box = html[html.index('class="my-tournaments"'):]
+    box = box[:box.index("</section>")]
+    assert "Your tournaments" in box and "Turbo Six" in box and "Not Mine" not in box
+    assert f'data-tournament-alerts="{waiting.pk}" data-user-id="{ann.pk}"' in html
+    assert 'role="status"' in box and "js/tournament/live.js" in box
+
+    client.logout()
+    html = client.get(reverse("lobby")).content.decode()
+    assert "Your tournaments" not in html and "js/tournament/" not in html
+
+
+def test_a_finished_tournament_shows_places_and_prizes(client, ann, make_player, fake_timers):
+    from tables import services
+    from tests.tables.helpers import play_out
+
+    t, table = started_sng(make_player, ann)
+    while services.hand_start(table_id=table.pk, force=True) is not None:
+        play_out(table.pk, passive=False)
+    page = client.get(reverse("tournaments:page", args=[t.pk]))
+    html = page.content.decode()
+    results = html[html.index('id="t-results"'):html.index("</section>", html.index('id="t-results"'))]
+    assert " hidden" not in results[:results.index(">")]
+    winner, second = page.context["places"]
+    assert (winner.place, winner.prize, second.place, second.prize) == (1, 2_000, 2, 0)
+    assert f'<li value="1"><strong>{winner.name}</strong> · 2,000</li>' in results
+    assert f'<li value="2"><strong>{second.name}</strong></li>' in results
+    assert f'id="tournament-live" data-tournament-id="{t.pk}"' in html

@@ -92,17 +92,17 @@ def test_a_cancellation_that_cannot_refund_everyone_refunds_no_one(make_player, 
     ann, bob = make_player("ann"), make_player("bob")
     register(event, ann)
     register(event, bob)
-    from tables.tournaments.services import registration
+    from tables.tournaments.services import cancelling
 
-    real_refund, calls = registration.tournament_refund, []
+    real_refund, calls = cancelling.tournament_refund, []
 
     def refund_then_fail(**kwargs):
         calls.append(kwargs["user"])
         if len(calls) == 2:
-            raise registration.CashierError("insufficient_funds", "The pool is short.")
+            raise cancelling.CashierError("insufficient_funds", "The pool is short.")
         return real_refund(**kwargs)
 
-    monkeypatch.setattr(registration, "tournament_refund", refund_then_fail)
+    monkeypatch.setattr(cancelling, "tournament_refund", refund_then_fail)
     with pytest.raises(TableError):
         tournament_cancel(tournament_id=event.pk)
 

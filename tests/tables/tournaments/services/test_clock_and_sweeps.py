@@ -29,10 +29,11 @@ def test_a_start_lost_after_the_last_registration_is_made_by_the_sweeper(
     tournament = tournament_make()
     fill(tournament, make_player)
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.REGISTERING
-    assert tournaments_sweep() == {"started": 1, "clocks": 0}
+    assert tournaments_sweep() == {"started": 1, "clocks": 0, "cancelled": 0, "settled": 0}
     assert Tournament.objects.get(pk=tournament.pk).state == TournamentState.RUNNING
     assert TableConfig.objects.filter(tournament=tournament).count() == 1
-    assert tournaments_sweep() == {"started": 0, "clocks": 0}  # nothing twice
+    assert tournaments_sweep() == {"started": 0, "clocks": 0, "cancelled": 0,
+                                  "settled": 0}  # nothing twice
 
 
 def test_the_clock_records_each_level_once_and_schedules_the_next(make_player, fake_timers):
@@ -49,6 +50,7 @@ def test_the_clock_records_each_level_once_and_schedules_the_next(make_player, f
     assert [e.payload["level"] for e in levels.order_by("version")] == [1, 2]
     # The task for level 3 is lost: the sweeper records it; the last level never ends.
     later = start + datetime.timedelta(minutes=11)
-    assert tournaments_sweep(now=later) == {"started": 0, "clocks": 1}
+    assert tournaments_sweep(now=later) == {"started": 0, "clocks": 1, "cancelled": 0,
+                                               "settled": 0}
     assert Tournament.objects.get(pk=tournament.pk).level == 3
     assert len(fake_timers.clocks) == 2

@@ -45,7 +45,8 @@ def test_an_event_is_stored_under_the_next_version_and_published_after_the_commi
     pubsub = listener(event)
 
     with django_capture_on_commit_callbacks(execute=False) as hooks:
-        tournament_register(tournament_id=event.pk, user=make_player("ann"), key="k1")
+        ann = make_player("ann")
+        tournament_register(tournament_id=event.pk, user=ann, key="k1")
     assert published(pubsub) == []  # nothing before the commit
     for hook in hooks:
         hook()
@@ -56,8 +57,9 @@ def test_an_event_is_stored_under_the_next_version_and_published_after_the_commi
     assert sent["version"] == 2
     assert json.loads(sent["frame"]) == {
         "type": "event", "version": 2,
-        "event": {"type": "registered", "player": "ann", "entry": 1, "entries": 1,
-                  "players": 1, "prize_pool": 1_000}}
+        "event": {"type": "registered", "player": "ann", "player_id": ann.pk, "entry": 1,
+                  "entries": 1, "players": 1, "prize_pool": 1_000,
+                  "payouts": [{"place": 1, "share": 10_000, "prize": 1_000}]}}
     assert TournamentEvent.objects.get(tournament=event, version=2).type == "registered"
 
 

@@ -74,8 +74,9 @@ def test_registering_pays_the_buy_in_and_fee_and_gives_a_full_starting_stack(mak
     assert system_account(kind=AccountKind.HOUSE, currency=PLAY).balance == 100
     assert event_types(sng) == ["created", "registered"]
     last = TournamentEvent.objects.get(tournament=sng, type="registered")
-    assert last.payload == {"type": "registered", "player": "ann", "entry": 1, "entries": 1,
-                            "players": 1, "prize_pool": 1_000}
+    assert last.payload == {"type": "registered", "player": "ann", "player_id": ann.pk,
+                            "entry": 1, "entries": 1, "players": 1, "prize_pool": 1_000,
+                            "payouts": [{"place": 1, "share": 10_000, "prize": 1_000}]}
     assert Tournament.objects.get(pk=sng.pk).version == last.version == 2
     assert ledger_audit().ok
 
