@@ -689,6 +689,8 @@ class TournamentInfo(TypedDict):
     fee: int
     starting_stack: int
     entries_cap: int | None
+    max_reentries: int  # 0: a freezeout
+    late_registration_levels: int  # registration and re-entry stay open through this level
     starts_at: str | None
     started_at: str | None
     finished_at: str | None

@@ -33,6 +33,8 @@ def tournament_snapshot(*, tournament_id: int) -> TournamentSnapshot:
             "id": t.pk, "name": t.name, "kind": t.kind, "state": t.state,
             "currency": t.currency, "buy_in": t.buy_in, "fee": t.fee,
             "starting_stack": t.structure["starting_stack"], "entries_cap": t.entries_cap,
+            "max_reentries": t.max_reentries,
+            "late_registration_levels": t.structure.get("late_registration_levels", 0),
             "starts_at": iso(t.starts_at), "started_at": iso(t.started_at),
             "finished_at": iso(t.finished_at),
         },

@@ -15,7 +15,7 @@ from cashier.forms import KeyedForm
 from cashier.money import Currency
 from tables.errors import TableError
 from tables.tournaments import selectors
-from tables.tournaments.models import ACTIVE, Entry, Tournament, TournamentKind
+from tables.tournaments.models import ACTIVE, Entry, EntryState, Tournament, TournamentKind
 from tables.tournaments.services import tournament_register, tournament_unregister
 
 
@@ -37,16 +37,20 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Structure, players and stacks, tables to watch, payouts, and the visitor's place."""
+    """Structure, players and stacks, tables to watch, payouts, and the visitor's place; a
+    busted visitor is offered a re-entry while registration is open and he has one left."""
     get_object_or_404(Tournament, pk=tournament_id)
     row, standings, payouts = selectors.tournament_page(tournament_id)
-    mine = None
+    mine, busted = None, 0
     if request.user.is_authenticated:
         mine = Entry.objects.filter(tournament_id=tournament_id, user=request.user,
                                     state__in=ACTIVE).first()
+        busted = Entry.objects.filter(tournament_id=tournament_id, user=request.user,
+                                      state=EntryState.BUSTED).count()
     return render(request, "tournaments/page.html", {
         "row": row, "t": row.tournament, "standings": standings, "payouts": payouts,
         "levels": row.tournament.structure.get("levels", []), "mine": mine,
+        "busted": busted, "reentry_left": busted <= row.tournament.max_reentries,
         "position": selectors.position_of(standings, request.user.pk) if mine else None,
         "tables": sorted({s.table_id for s in standings if s.table_id}),
         "places": sorted((s for s in standings if s.place), key=lambda s: s.place),

@@ -1,8 +1,9 @@
-"""A Sit & Go seen by a player in the browser, against a real room (daphne and a Celery
-worker) and two bots over the sockets (`bots --sng`'s players): Ann registers on the
-tournament's page; when the bots fill it, her page alerts her (tab title and status) and
+"""Tournaments seen by a player in the browser, against a real room (daphne and a Celery
+worker) and bots over the sockets (`bots --sng`'s players). In a Sit & Go, Ann registers on
+the tournament's page; when the bots fill it, her page alerts her (tab title and status) and
 offers her table; the table shows the level line; she plays, busts, watches the final table
-and sees the results. axe checks the tournament pages."""
+and sees the results. In a scheduled event she is moved to another table, and she busts,
+re-enters from the offer at her table and is seated again. axe checks the tournament pages."""
 from __future__ import annotations
 
 import asyncio
@@ -38,18 +39,25 @@ def turbo_for_three():
     return tournament_create(template=template)
 
 
-def bots_play(room_url: str, tournament, users) -> threading.Thread:
+def check_or_call(legal: dict, rng) -> dict:
+    """A bot that never bets: nobody but Ann can go broke in a few hands."""
+    if legal.get("show") or legal.get("muck"):
+        return {"type": "muck" if legal.get("muck") else "show"}
+    return {"type": "act", "action": "check" if legal.get("check") else "call"}
+
+
+def bots_play(room_url: str, tournament, users, *, choose=None) -> threading.Thread:
     """The bots play their seats until the tournament takes them away (bots --sng's loop)."""
     import random
 
-    from bots.client import Bot, TableTally, session_cookie
+    from bots.client import Bot, TableTally, choose_action, session_cookie
     from tables.models import Seat, TableConfig
 
     table = TableConfig.objects.get(tournament=tournament)
     seats = dict(Seat.objects.filter(table=table).values_list("player_id", "number"))
     bots = [Bot(url=room_url, table_id=table.pk, user_id=u.pk, name=u.username,
                 cookie=session_cookie(u), seat=seats[u.pk], tally=TableTally(target=0),
-                think=0, rng=random.Random(k), tournament=True)
+                think=0, rng=random.Random(k), tournament=True, choose=choose or choose_action)
             for k, u in enumerate(users)]
 
     async def run() -> None:  # (bots --sng's `play` wants the main thread, for Ctrl-C)
@@ -61,9 +69,9 @@ def bots_play(room_url: str, tournament, users) -> threading.Thread:
     return thread
 
 
-def ann_starts_short(tournament, ann_id: int) -> None:
-    """Before the first deal, Ann hands all but 10 of her chips to a bot (the chips in play
-    stay 3 x 300), so that she busts within a few hands whatever the cards."""
+def ann_starts_short(tournament, ann_id: int, stack: int = STACK, keep: int = 10) -> None:
+    """Before the first deal, Ann hands all but `keep` of her chips to a bot (the chips in
+    play stay 3 x `stack`), so that she busts within a few hands whatever the cards."""
     from django.db import transaction
 
     from tables.models import Seat
@@ -73,12 +81,31 @@ def ann_starts_short(tournament, ann_id: int) -> None:
         mine = Seat.objects.select_for_update().get(table__tournament=tournament, player_id=ann_id)
         other = Seat.objects.select_for_update().filter(
             table__tournament=tournament).exclude(player_id=ann_id).first()
-        mine.chips, other.chips = 10, other.chips + STACK - 10
+        mine.chips, other.chips = keep, other.chips + stack - keep
         mine.save(update_fields=["chips"])
         other.save(update_fields=["chips"])
-        Entry.objects.filter(tournament=tournament, user_id=ann_id).update(chips=10)
+        Entry.objects.filter(tournament=tournament, user_id=ann_id).update(chips=keep)
         Entry.objects.filter(tournament=tournament, user_id=other.player_id).update(
             chips=other.chips)
+
+
+def shove(page: Page) -> None:
+    """At her turn Ann goes all in (the All-in size, then Raise), or calls when she cannot
+    raise (a call is then all she has)."""
+    if page.locator("#action-bar.sent").count() or not page.locator("#action-bar").is_visible():
+        return
+    all_in = page.locator("#action-bar").get_by_role("button", name="All-in", exact=True)
+    if page.locator("#act-raise").is_visible() and all_in.is_visible():
+        all_in.click()
+        page.locator("#act-raise").click()
+    else:
+        play_passively(page)
+
+
+def following(page: Page) -> None:
+    """The tournament page's socket has its snapshot: later events reach the page as news."""
+    expect(page.locator("#tournament-live")).to_have_attribute("data-version", re.compile(r"\d"),
+                                                               timeout=TIMEOUT)
 
 
 def line_part(page: Page, key: str):
@@ -96,6 +123,7 @@ def test_register_get_the_start_alert_play_bust_and_see_the_results(room_url, ne
     page.goto(f"{room_url}/tournaments/{sng.pk}/")
     page.get_by_role("button", name=re.compile("Register for")).click()
     expect(page.locator(".mine")).to_contain_text("You are in")
+    following(page)
     assert problems(page) == []  # axe: registering
 
     # The bots fill it: Ann's page alerts her and offers her table.
@@ -128,6 +156,9 @@ def test_register_get_the_start_alert_play_bust_and_see_the_results(room_url, ne
     expect(line_part(page, "next")).to_have_text(re.compile(r"^Next 25/50 in 0:[0-5]\d$"))
     expect(line_part(page, "average")).to_have_text("Avg stack 300")
     expect(line_part(page, "place")).to_have_text("Place 3/3", timeout=TIMEOUT)  # 10 chips
+    # The dead button's blinds are posted by seat ("forced"): the log says blind, not ante.
+    expect(page.locator("#hand-log")).to_contain_text(re.compile(r"posts a blind of (10|20)\."),
+                                                      timeout=TIMEOUT)
     assert problems(page) == []  # axe: the tournament table
 
     # Ann plays (checks and calls) until she is out: the line then counts the players left.
@@ -192,10 +223,11 @@ def test_a_moved_player_s_page_follows_him_to_his_new_table(room_url, new_page):
     table with a notice and a tab-title alert."""
     from bots.client import bot_accounts, bot_wallet_refill
     from tables.models import TableConfig
+    from tables.tournaments.models import TournamentKind
     from tables.tournaments.services import tournament_register
     from tests.tables.tournaments.factories import tournament_make
 
-    t = tournament_make(name="Two Tables", entries_cap=4, seats_per_table=3,
+    t = tournament_make(kind=TournamentKind.SCHEDULED, name="Two Tables", seats_per_table=3,
                         hand_pause_seconds=120)  # no hand is dealt while she moves
     page = new_page("ann")
     sign_up(page, room_url, "ann")
@@ -204,6 +236,7 @@ def test_a_moved_player_s_page_follows_him_to_his_new_table(room_url, new_page):
     for user in [ann, *bot_accounts(3, prefix=f"mv{uuid.uuid4().hex[:4]}")]:
         bot_wallet_refill(user, at_least=t.buy_in + t.fee)
         tournament_register(tournament_id=t.pk, user=user, key=str(uuid.uuid4()))
+    start_now(t)
     mine = TableConfig.objects.get(tournament=t, seats__player=ann)
     other = TableConfig.objects.filter(tournament=t).exclude(pk=mine.pk).get()
     page.goto(f"{room_url}/tables/{mine.pk}/")
@@ -218,3 +251,83 @@ def test_a_moved_player_s_page_follows_him_to_his_new_table(room_url, new_page):
     expect(page).to_have_title(re.compile(rf"^▶ Moved to {re.escape(other.name)}"))
     expect(page.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
     expect(line_part(page, "level")).to_have_text("Level 1")
+
+
+def start_now(tournament) -> None:
+    """A scheduled event's start time comes now (what the sweeper then does)."""
+    from django.utils import timezone
+
+    from tables.tournaments.models import Tournament
+    from tables.tournaments.services import tournament_start
+
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    assert tournament_start(tournament_id=tournament.pk).state == "running"
+
+
+def test_a_busted_player_re_enters_from_his_table_and_is_seated_again(room_url, new_page):
+    """A scheduled event with late registration and one re-entry: Ann busts at her table,
+    which offers the re-entry; the tournament page takes the new buy-in; her page alerts her
+    when the next hand start seats her, and her table has her back with a full stack."""
+    from bots.client import bot_accounts, bot_wallet_refill
+    from cashier.audit import ledger_audit
+    from tables.tournaments.models import Entry, TournamentKind
+    from tables.tournaments.services import tournament_cancel, tournament_register
+    from tests.tables.tournaments.factories import tournament_make
+
+    stack = 1_000  # levels of 10/20 for five minutes: the bots, who only check and call,
+    t = tournament_make(kind=TournamentKind.SCHEDULED, name="Re-entry Night",  # cannot bust
+                        seats_per_table=3, starting_stack=stack, max_reentries=1,
+                        late_registration_levels=2, hand_pause_seconds=2)
+    page = new_page("ann")
+    sign_up(page, room_url, "ann")
+    page.goto(f"{room_url}/tournaments/{t.pk}/")
+    page.get_by_role("button", name=re.compile("Register for")).click()
+    expect(page.locator(".mine")).to_contain_text("You are in")
+    following(page)
+    bots = bot_accounts(2, prefix=f"re{uuid.uuid4().hex[:4]}")
+    for user in bots:
+        bot_wallet_refill(user, at_least=t.buy_in + t.fee)
+        tournament_register(tournament_id=t.pk, user=user, key=str(uuid.uuid4()))
+    start_now(t)
+    ann_id = Entry.objects.get(tournament=t, user__username="ann").user_id
+    ann_starts_short(t, ann_id, stack)
+    status = page.locator("[data-tournament-alerts] [role=status]")
+    status.get_by_role("link", name="Open your table").click(timeout=TIMEOUT)
+    thread = bots_play(room_url, t, bots, choose=check_or_call)
+    expect(page.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
+
+    # She goes all in until she is out (two callers each time: she survives a hand about
+    # once in three): her table offers the re-entry, on the `busted` event or, when her page
+    # connected after it, from the snapshot.
+    offer = page.locator("#tournament-status")
+    deadline = time.monotonic() + 120
+    while not Entry.objects.filter(tournament=t, user_id=ann_id, state="busted").exists():
+        assert time.monotonic() < deadline, "Ann did not bust"
+        shove(page)
+        time.sleep(0.1)
+    expect(offer).to_contain_text("Re-entry is open", timeout=TIMEOUT)
+    assert problems(page) == []  # axe: the offer
+    offer.get_by_role("link", name="Re-enter").click()
+
+    # The tournament page takes the new buy-in: entry 2, a full stack, seated at the next hand.
+    expect(page.get_by_text(re.compile(r"^Re-entry 1 of 1"))).to_be_visible()
+    assert problems(page) == []  # axe: the re-entry form
+    page.get_by_role("button", name=re.compile("Re-enter for")).click()
+    expect(page.locator(".mine")).to_contain_text("You are in (entry 2)")
+    # The page alerts her when she is seated (`seated`), or, seated before its socket
+    # connected, shows the way to her table from the snapshot.
+    expect(status).to_contain_text(
+        re.compile(r"your entry 2 is seated with 1,000 chips|you are playing"), timeout=TIMEOUT)
+    status.get_by_role("link", name="Open your table").click()
+    expect(page.locator("#conn-status")).to_have_text("Connected", timeout=TIMEOUT)
+    expect(line_part(page, "place")).to_have_text(re.compile(r"^Place [123]/3$"), timeout=TIMEOUT)
+    mine = Entry.objects.get(tournament=t, user_id=ann_id, number=2)
+    assert (mine.state, mine.table_id) == ("playing", t.tables.get().pk)
+    assert Entry.objects.filter(tournament=t).count() == 4 and ledger_audit().ok
+    # Cancelled, the table empties at its next hand start: the bots' seats go and they stop.
+    tournament_cancel(tournament_id=t.pk, reason="The test is over")
+    deadline = time.monotonic() + 60
+    while thread.is_alive():  # Ann plays the hand out (no waiting for her clock)
+        assert time.monotonic() < deadline, "the bots did not stop"
+        play_passively(page)
+        thread.join(timeout=0.2)

@@ -233,8 +233,10 @@ export function applyEvent(state, ev) {
         hand.pot_total += ev.amount;
         hand.current_bet = Math.max(hand.current_bet, seat.bet);
       }
+      // ("forced": a tournament table's blinds, posted by seat for the dead button)
       out.say.push(`${nameOf(state, ev.seat)} posts ${{ sb: "the small blind", bb: "the big blind",
-        extra_bb: "a big blind", straddle: "a straddle" }[ev.kind] || "an ante"} of ${m(ev.amount)}.`);
+        extra_bb: "a big blind", straddle: "a straddle", forced: "a blind",
+        bb_ante: "the big-blind ante" }[ev.kind] || "an ante"} of ${m(ev.amount)}.`);
       break;
     case "hole_cards":
       if (seat) {

@@ -6,11 +6,12 @@
  * - the tournament page (`#tournament-live`): state, field, prize pool, payouts, players and
  *   stacks, tables to watch, the player's position, and the places and prizes at the end;
  * - alerts (`[data-tournament-alerts]`: the lobby's "Your tournaments", the tournament page)
- *   when a tournament the player is in starts: a tab-title alert and a status message with
- *   a link to his table.
+ *   when a tournament the player is in starts, or his late entry or re-entry is seated: a
+ *   tab-title alert and a status message with a link to his table;
+ * - at the table, the re-entry offer when the player busts while re-entry is open.
  * @module tournament/live
  */
-import { levelLine, placeOf } from "./state.js";
+import { levelLine, placeOf, reentryOpen } from "./state.js";
 import { TitleAlert, watchTournament } from "./watch.js";
 import { moneyFormat } from "../table/format.js";
 
@@ -63,24 +64,66 @@ function moves() {
   }
 }
 
-/** A status message and a tab-title alert when a tournament the player is in starts. */
+/** A status message and a tab-title alert when a tournament the player is in starts, and
+ * when a late registration or a re-entry of his is seated. */
 function startAlerts() {
   for (const box of document.querySelectorAll("[data-tournament-alerts]")) {
     const userId = Number(box.dataset.userId);
     const status = box.querySelector("[role=status]");
+    const tell = (title, text, tableId) => {
+      alert().raise(title);
+      const link = el("a", { href: `/tables/${tableId}/`, class: "open-table" }, "Open your table");
+      status.replaceChildren(text, link);
+    };
     for (const id of box.dataset.tournamentAlerts.split(/\s+/).filter(Boolean)) {
       watchTournament(Number(id)).listen((state, event) => {
-        if (!event || event.type !== "started") return;
-        const table = event.tables.find((t) => t.players.some((p) => p.player_id === userId));
-        if (!table) return;
         const name = state.tournament.name;
-        alert().raise(`Your tournament started — ${name}`);
-        const link = el("a", { href: `/tables/${table.table_id}/`, class: "open-table" },
-          "Open your table");
-        status.replaceChildren(`${name} has started: you are at ${table.name}. `, link);
+        if (!event) {  // a snapshot (the page opened, or came back): no news, but the way in
+          const me = state.standings.find((s) => s.player_id === userId && s.state === "playing");
+          if (me && me.table_id && !status.textContent) {
+            const link = el("a", { href: `/tables/${me.table_id}/`, class: "open-table" },
+              "Open your table");
+            status.replaceChildren(`${name}: you are playing. `, link);
+          }
+        } else if (event.type === "started") {
+          const table = event.tables.find((t) => t.players.some((p) => p.player_id === userId));
+          if (table) {
+            tell(`Your tournament started — ${name}`,
+              `${name} has started: you are at ${table.name}. `, table.table_id);
+          }
+        } else if (event.type === "seated" && event.player_id === userId) {
+          tell(`You are seated — ${name}`,
+            `${name}: your entry ${event.entry} is seated with ${event.stack.toLocaleString("en-US")} chips. `,
+            event.table_id);
+        }
       });
     }
   }
+}
+
+/** At a tournament table: the player who busts while re-entry is open is offered one (the
+ * tournament page's Re-enter button, which takes a new buy-in). */
+function reentryOffer() {
+  const line = document.getElementById("tournament-line");
+  const status = document.getElementById("tournament-status");
+  if (!line || !status) return;
+  const id = Number(line.dataset.tournamentId);
+  const userId = Number(line.dataset.userId) || null;
+  const offer = (text) => {
+    const link = el("a", { href: `/tournaments/${id}/#register`, class: "reenter" }, "Re-enter");
+    status.replaceChildren(`${text}Re-entry is open: `, link);
+  };
+  watchTournament(id).listen((state, event) => {
+    if (!event) {  // a snapshot: the page opened (or came back) after his bust
+      if (!status.textContent && reentryOpen(state, userId)) offer("");
+      return;
+    }
+    if (event.type !== "busted" || event.player_id !== userId) return;
+    const out = `You finished in place ${event.place}.`;
+    if (!event.reentry) { status.textContent = out; return; }
+    offer(`${out} `);
+    alert().raise(`Re-entry open — ${state.tournament.name}`);
+  });
 }
 
 /** The tournament page, redrawn from the state after each event. */
@@ -146,4 +189,5 @@ function tournamentPage() {
 levelLines();
 moves();
 startAlerts();
+reentryOffer();
 tournamentPage();

@@ -91,6 +91,19 @@ export function applyEvent(state, ev) {
       }
       if (!state.tables.includes(ev.table_id)) state.tables.push(ev.table_id);
       break;
+    case "seated": {  // a late registration or a re-entry, at its table
+      const s = entryOf(ev);
+      if (s) Object.assign(s, { state: "playing", chips: ev.stack, table_id: ev.table_id });
+      if (!state.tables.includes(ev.table_id)) state.tables.push(ev.table_id);
+      out.say.push(`${ev.player} is seated.`);
+      break;
+    }
+    case "moved": {
+      const s = state.standings.find((x) => x.player_id === ev.player_id && x.state === "playing");
+      if (s) s.table_id = ev.to_table;
+      if (!state.tables.includes(ev.to_table)) state.tables.push(ev.to_table);
+      break;
+    }
     case "busted": {
       const s = entryOf(ev);
       if (s) Object.assign(s, { state: "busted", chips: 0, place: ev.place, table_id: null });
@@ -119,6 +132,20 @@ export function applyEvent(state, ev) {
   }
   sortStandings(state);
   return out;
+}
+
+/**
+ * Whether player `userId`, out with no entry in play, may buy a re-entry now: the server's
+ * rule (registration open through the late-registration levels, busted entries no more than
+ * the re-entries allowed), for a page that connected after his bust.
+ */
+export function reentryOpen(state, userId) {
+  const t = state.tournament;
+  const mine = state.standings.filter((s) => s.player_id === userId);
+  if (!mine.length || mine.some((s) => IN.has(s.state))) return false;
+  const late = (t.state === "running" || t.state === "on_break")
+    && state.clock.level > 0 && state.clock.level <= (t.late_registration_levels || 0);
+  return late && mine.filter((s) => s.state === "busted").length <= (t.max_reentries || 0);
 }
 
 function field(state, ev) {

@@ -88,6 +88,16 @@ class TournamentTemplate(models.Model):
                 errors["entries_cap"] = "A Sit & Go starts when full: give its number of entries."
             elif self.entries_cap < 2:
                 errors["entries_cap"] = "A Sit & Go needs at least 2 entries."
+            elif self.entries_cap > self.seats_per_table:
+                # Only a scheduled event balances and breaks tables (services/tables.py).
+                errors["entries_cap"] = ("A Sit & Go plays at one table: at most its seats "
+                                         "per table.")
+            # It starts when full and seats nobody after its start (services/hands.py).
+            if self.max_reentries:
+                errors["max_reentries"] = "A Sit & Go has no re-entries (it starts when full)."
+            if self.late_registration_levels:
+                errors["late_registration_levels"] = ("A Sit & Go has no late registration "
+                                                      "(it starts when full).")
             if self.guarantee:
                 errors["guarantee"] = "Only a scheduled event has a guarantee."
         elif self.entries_cap is not None and self.entries_cap < self.min_field:

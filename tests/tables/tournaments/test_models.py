@@ -28,6 +28,9 @@ def template(**fields) -> TournamentTemplate:
     ({"entries_cap": None}, "entries_cap"),                 # a Sit & Go starts when full
     ({"entries_cap": 1}, "entries_cap"),
     ({"guarantee": 5_000}, "guarantee"),                     # only scheduled events guarantee
+    ({"entries_cap": 7}, "entries_cap"),                    # a Sit & Go plays at one table
+    ({"max_reentries": 1}, "max_reentries"),                # ... and seats nobody late
+    ({"late_registration_levels": 2}, "late_registration_levels"),
     ({"seats_per_table": 11}, "seats_per_table"),
     ({"seats_per_table": 1}, "seats_per_table"),
     ({"kind": TournamentKind.SCHEDULED, "min_field": 10, "entries_cap": 8}, "entries_cap"),
@@ -41,9 +44,9 @@ def test_impossible_templates_are_refused_on_the_field_at_fault(fields, field):
 
 
 @pytest.mark.django_db
-def test_a_scheduled_event_with_a_guarantee_and_no_cap_is_fine():
+def test_a_scheduled_event_with_a_guarantee_re_entries_and_no_cap_is_fine():
     template(kind=TournamentKind.SCHEDULED, entries_cap=None, guarantee=100_000,
-             min_field=20).full_clean()
+             min_field=20, max_reentries=2, late_registration_levels=3).full_clean()
 
 
 @pytest.mark.parametrize(("level", "message"), [
@@ -85,7 +88,7 @@ def test_payout_ranges_may_not_overlap():
 
 @pytest.mark.django_db
 def test_a_tournament_keeps_the_structure_it_was_created_with():
-    event = tournament_make(name="Turbo", late_registration_levels=2)
+    event = tournament_make(name="Turbo", kind=TournamentKind.SCHEDULED, late_registration_levels=2)
     template = event.template
     Level.objects.filter(template=template, order=1).update(small_blind=50, big_blind=100)
     template.starting_stack, template.buy_in = 9_999, 5

@@ -65,6 +65,26 @@ def test_registering_enters_once_and_the_page_shows_the_player_and_payouts(clien
     assert ">100%<" in html  # one entry so far: the smallest band pays one place
 
 
+def test_a_busted_player_is_offered_a_re_entry_while_he_has_one_left(client, ann):
+    from tables.tournaments.models import Tournament, TournamentState
+
+    t = tournament_make(kind=TournamentKind.SCHEDULED, max_reentries=1,
+                        late_registration_levels=2)
+    page = reverse("tournaments:page", args=[t.pk])
+    client.post(reverse("tournaments:register", args=[t.pk]), {"idempotency_key": uuid.uuid4()})
+    Tournament.objects.filter(pk=t.pk).update(state=TournamentState.RUNNING, level=1)
+    Entry.objects.filter(tournament=t, user=ann).update(state=EntryState.BUSTED, chips=0)
+
+    html = client.get(page).content.decode()
+    assert "Re-enter for 1,000 + 100" in html and "Re-entry 1 of 1" in html
+    client.post(reverse("tournaments:register", args=[t.pk]), {"idempotency_key": uuid.uuid4()})
+    assert "You are in (entry 2)" in client.get(page).content.decode()
+
+    Entry.objects.filter(tournament=t, user=ann).update(state=EntryState.BUSTED, chips=0)
+    html = client.get(page).content.decode()
+    assert "Re-enter" not in html and "You are out: this tournament allows 1 re-entry." in html
+
+
 def test_unregistering_before_the_start_refunds_buy_in_and_fee(client, ann):
     t = tournament_make()
     before = wallet(ann)

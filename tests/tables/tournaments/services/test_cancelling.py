@@ -15,6 +15,7 @@ from tables.tournaments.models import (
     EntryState,
     Tournament,
     TournamentEvent,
+    TournamentKind,
     TournamentState,
 )
 from tables.tournaments.services import (
@@ -37,7 +38,7 @@ def wallet(user) -> int:
 
 
 def test_cancelling_refunds_every_paid_entry_and_empties_the_pool(make_player):
-    event = tournament_make(max_reentries=2)
+    event = tournament_make(kind=TournamentKind.SCHEDULED, max_reentries=2)
     ann, bob, cy = (make_player(name) for name in ("ann", "bob", "cy"))
     first = register(event, ann)
     Entry.objects.filter(pk=first.pk).update(state=EntryState.BUSTED)  # then re-entered

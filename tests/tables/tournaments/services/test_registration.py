@@ -16,6 +16,7 @@ from tables.tournaments.models import (
     EntryState,
     Tournament,
     TournamentEvent,
+    TournamentKind,
     TournamentState,
 )
 from tables.tournaments.services import tournament_register, tournament_unregister
@@ -172,7 +173,7 @@ def test_registration_is_open_only_while_registering_or_during_late_registration
 
 
 def test_late_registration_is_open_through_its_levels(make_player):
-    late = tournament_make(late_registration_levels=2)
+    late = tournament_make(kind=TournamentKind.SCHEDULED, late_registration_levels=2)
     Tournament.objects.filter(pk=late.pk).update(state=TournamentState.RUNNING, level=2)
     assert register(late, make_player("ann")).chips == 1_500
     Tournament.objects.filter(pk=late.pk).update(level=3)
@@ -186,7 +187,8 @@ def bust(entry: Entry) -> None:
 
 
 def test_a_busted_player_re_enters_up_to_the_limit(make_player):
-    reentry = tournament_make(max_reentries=1, late_registration_levels=3)
+    reentry = tournament_make(kind=TournamentKind.SCHEDULED, max_reentries=1,
+                              late_registration_levels=3)
     ann = make_player("ann")
     bust(register(reentry, ann))
 
