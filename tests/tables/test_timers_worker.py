@@ -24,10 +24,11 @@ assert private_queue_fixture  # the fixture, imported to be found
 FAST = {"action_seconds": 1, "countdown_seconds": 1, "hand_pause_seconds": 60}
 
 
-@pytest.fixture(scope="module")
-def shared_worker(django_db_setup, django_db_blocker):
-    """One worker for the module's tests (tasks left over from a test find no hand later)."""
-    with django_db_blocker.unblock(), worker() as process:
+@pytest.fixture
+def timer_worker(private_queue):
+    """A worker for the test, stopped before the test database is emptied: a worker shared
+    by the module ran the hand's next timers during that TRUNCATE, and the two deadlocked."""
+    with worker() as process:
         yield process
 
 
@@ -57,7 +58,7 @@ def first_timeout(hand_id: int) -> dict | None:
     return next((a for a in actions(hand_id) if a.get("timeout")), None)
 
 
-def test_timeout_all_in_when_money_is_in_the_pot(fast_table, seated, shared_worker):
+def test_timeout_all_in_when_money_is_in_the_pot(fast_table, seated, timer_worker):
     seated(fast_table, 2)
     hand = services.hand_start(table_id=fast_table.pk, force=True)
     # heads-up the button posts the small blind and acts first: money in the pot
@@ -67,7 +68,7 @@ def test_timeout_all_in_when_money_is_in_the_pot(fast_table, seated, shared_work
     assert ledger_audit().ok
 
 
-def test_timeout_folds_without_money_in_the_pot(fast_table, seated, shared_worker):
+def test_timeout_folds_without_money_in_the_pot(fast_table, seated, timer_worker):
     seated(fast_table, 3)  # three-handed, the button acts first preflop with nothing in
     hand = services.hand_start(table_id=fast_table.pk, force=True)
     button = live(fast_table.pk)[0].button_seat
@@ -78,7 +79,7 @@ def test_timeout_folds_without_money_in_the_pot(fast_table, seated, shared_worke
     assert moment.created_at >= hand.deadline  # not before the deadline (2 s after the deal)
 
 
-def test_timeouts_fold_once_the_daily_cap_of_all_ins_is_used(make_table, seated, shared_worker):
+def test_timeouts_fold_once_the_daily_cap_of_all_ins_is_used(make_table, seated, timer_worker):
     table = make_table(name="Capped", lower_stake=2, timeout_allin_daily_cap=0, **FAST)
     seated(table, 2)
     hand = services.hand_start(table_id=table.pk, force=True)
@@ -86,7 +87,7 @@ def test_timeouts_fold_once_the_daily_cap_of_all_ins_is_used(make_table, seated,
     assert acted["action"] == "fold"  # the small blind is in, but no all-in is left today
 
 
-def test_reconnecting_during_ones_turn_adds_the_countdown_once(fast_table, seated, shared_worker):
+def test_reconnecting_during_ones_turn_adds_the_countdown_once(fast_table, seated, timer_worker):
     seated(fast_table, 2)
     hand = services.hand_start(table_id=fast_table.pk, force=True)
     actor = to_act_user(fast_table.pk)
@@ -108,7 +109,7 @@ def test_reconnecting_during_ones_turn_adds_the_countdown_once(fast_table, seate
     assert moment.created_at >= hand.deadline
 
 
-def test_duplicated_and_late_timeout_tasks_do_nothing(fast_table, seated, shared_worker):
+def test_duplicated_and_late_timeout_tasks_do_nothing(fast_table, seated, timer_worker):
     seated(fast_table, 3)
     hand = services.hand_start(table_id=fast_table.pk, force=True)
     turn_version = hand.version
@@ -119,7 +120,7 @@ def test_duplicated_and_late_timeout_tasks_do_nothing(fast_table, seated, shared
     wait_until(lambda: first_timeout(hand.pk), timeout=10, message="no timeout")
     # ... and a late copy of that turn's timer after the next player's turn began
     hand_timeout.apply_async(kwargs={"hand_id": hand.pk, "version": turn_version})
-    wait_for_idle(shared_worker.name)
+    wait_for_idle(timer_worker.name)
     timeouts = [a for a in actions(hand.pk) if a.get("timeout")]
     # the next player's own timer may have fired meanwhile (2 s later): one per turn
     seats = [a["seat"] for a in timeouts]
