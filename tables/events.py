@@ -757,23 +757,21 @@ def redact(event: dict[str, Any], *, owner: int | None = None) -> Recorded:
 
 
 # Schema ---------------------------------------------------------------------------------------
-def problems(event: dict[str, Any]) -> list[str]:
-    """What is wrong with `event` against its definition (empty when it conforms): unknown type,
-    missing or unexpected fields, values of the wrong type. Zulip's event-schema check."""
+def problems(event: dict[str, Any], schemas: dict[str, Any] | None = None,
+             what: str = "event") -> list[str]:
+    """What is wrong with `event` against its definition in `schemas` (the table's `EVENTS`
+    by default; empty when it conforms): unknown type, missing or unexpected fields, values
+    of the wrong type. Zulip's event-schema check."""
     kind = event.get("type")
-    schema = EVENTS.get(kind) if isinstance(kind, str) else None
+    schema = (EVENTS if schemas is None else schemas).get(kind) if isinstance(kind, str) else None
     if schema is None:
-        return [f"unknown event type {kind!r}"]
+        return [f"unknown {what} type {kind!r}"]
     return _check(schema, event, kind)
 
 
 def tournament_problems(event: dict[str, Any]) -> list[str]:
     """`problems` for a tournament event (`TOURNAMENT_EVENTS`)."""
-    kind = event.get("type")
-    schema = TOURNAMENT_EVENTS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
-        return [f"unknown tournament event type {kind!r}"]
-    return _check(schema, event, kind)
+    return problems(event, TOURNAMENT_EVENTS, "tournament event")
 
 
 def tournament_snapshot_problems(snapshot: dict[str, Any]) -> list[str]:
