@@ -130,7 +130,7 @@ def busts_take(tournament: Tournament, held: Locked, seats: list[Seat], log: Eve
     busts = [Bust(str(entries[s.player_id].pk), started.get(s.number, 0))
              for s in out if s.player_id in entries]
     by_id = {str(e.pk): e for e in entries.values()}
-    for finish in places([busts], field=left):
+    for finish in reversed(places([busts], field=left)):  # worst first, as announced
         entry = by_id[finish.entry_id]
         entry.state, entry.place, entry.busted_at = EntryState.BUSTED, finish.best, now
         entry.chips, entry.table, entry.seat = 0, None, None

@@ -3,7 +3,8 @@ the clock and the first hands.
 
 A Sit & Go starts when its last seat is registered: registration starts it right after its
 commit (`start_when_full`), and the tournaments' sweeper starts one that a lost start left
-full and registering. Starting twice changes nothing: the start re-checks under the lock."""
+full and registering. Starting twice changes nothing: the start re-checks under the lock. A
+Sit & Go that starts opens the next one of its template (`sit_and_go_respawn`)."""
 from __future__ import annotations
 
 import datetime
@@ -14,6 +15,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from tables.errors import TableError
 from tables.models import Seat, SeatStatus, Structure, TableConfig
 from tables.services.dealing import deck_commit_next
 from tables.services.eventlog import EventLog, seat_taken_event
@@ -113,7 +115,30 @@ def tournament_start(*, tournament_id: int, now: datetime.datetime | None = None
         log.add(level_event(tournament, clock_until(clock, now)))
         clock_schedule(tournament, clock, now)  # its first change
         log.flush()
+        if tournament.kind == TournamentKind.SIT_AND_GO:
+            template_id = tournament.template_id
+            transaction.on_commit(lambda: sit_and_go_respawn(template_id))
     return tournament
+
+
+def sit_and_go_respawn(template_id: int) -> Tournament | None:
+    """After a Sit & Go's start has committed: the next one of its template, so that one is
+    always open — none when the template is inactive or another of it is still registering.
+    Its own transaction, after the start's: a template that no longer makes a tournament is
+    logged, never a reason to hold a start back. (Two starts of one template at the same
+    moment may open two; never none.)"""
+    from tables.tournaments.models import TournamentTemplate
+    from tables.tournaments.services.creating import tournament_create
+
+    template = TournamentTemplate.objects.get(pk=template_id)
+    if not template.is_active or Tournament.objects.filter(
+            template=template, state=TournamentState.REGISTERING).exists():
+        return None
+    try:
+        return tournament_create(template=template)
+    except TableError as error:
+        logger.warning("template %s: no next Sit & Go: %s", template_id, error.message)
+        return None
 
 
 def table_create(tournament: Tournament, *, number: int, seats: int) -> TableConfig:

@@ -193,7 +193,7 @@ def busts_take(tournament: Tournament, held: list[HeldTable], tlog: TournamentLo
     left = Entry.objects.filter(tournament=tournament, state__in=ACTIVE).count()
     by_id = {str(e.pk): e for e in entries.values()}
     reentry = tournament.registration_open
-    for finish in places(bust_hands, field=left):
+    for finish in reversed(places(bust_hands, field=left)):  # worst first, as announced
         entry = by_id[finish.entry_id]
         t, seat = out[finish.entry_id]
         entry.state, entry.place, entry.busted_at = EntryState.BUSTED, finish.best, now

@@ -54,8 +54,10 @@ def test_six_bots_play_a_sit_and_go_to_the_end_through_a_restart(private_queue, 
     assert status.value.code == 0
     places = re.findall(r"^place (\d+): (\S+) (\d+)$", out.getvalue(), re.MULTILINE)
     assert len(places) == 6
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.exclude(state=TournamentState.REGISTERING).get()
     assert tournament.state == TournamentState.FINISHED
+    # ... and its start opened the next Sit & Go of the demo template
+    assert Tournament.objects.get(state=TournamentState.REGISTERING).template == tournament.template
     entries = {e.user.username: e for e in Entry.objects.filter(tournament=tournament)}
     assert {name: (int(place), int(prize)) for place, name, prize in places} == {
         name: (e.place, e.prize) for name, e in entries.items()}

@@ -215,6 +215,9 @@ def test_simultaneous_busts_rank_by_the_stack_each_started_the_hand_with(make_pl
     place = {e.user_id: e.place for e in Entry.objects.filter(tournament=tournament,
                                                                state=EntryState.BUSTED)}
     assert place == {short.player_id: 5, shorter.player_id: 6}
+    # announced worst first, as the places are given out
+    assert [(e["player_id"], e["place"]) for e in events(tournament, "busted")] == [
+        (shorter.player_id, 6), (short.player_id, 5)]
 
 
 def test_equal_starting_stacks_tie_and_split_their_places(make_player, fake_timers):
@@ -270,6 +273,25 @@ def play_out_one(table_id: int, version: int, user_id: int) -> None:
     la = legal_actions(live(table_id)[2])
     services.act(table_id=table_id, user_id=user_id, action="check" if la.check else "fold",
                  expected_version=version)
+
+
+def test_a_sit_and_go_that_fills_opens_the_next_one_of_its_template(make_player, fake_timers):
+    template = template_make(entries_cap=2, seats_per_table=2,
+                             payouts=[(1, 2, [10_000])])
+    first, _, _ = started(make_player, tournament_create(template=template), players=2)
+    assert first.state == TournamentState.RUNNING
+    following = Tournament.objects.get(template=template, state=TournamentState.REGISTERING)
+    assert following.pk != first.pk and following.structure == first.structure
+
+    tournament_register(tournament_id=following.pk, user=make_player("late"),
+                        key=str(uuid.uuid4()))  # half full: nothing new yet
+    assert Tournament.objects.filter(template=template).count() == 2
+    template.is_active = False  # the operator retires it: the last one opens none
+    template.save()
+    tournament_register(tournament_id=following.pk, user=make_player("last"),
+                        key=str(uuid.uuid4()))
+    assert list(Tournament.objects.filter(template=template).values_list("state", flat=True)
+                .order_by("pk")) == [TournamentState.RUNNING, TournamentState.RUNNING]
 
 
 def test_a_sit_and_go_cancelled_while_playing_empties_its_table(make_player, fake_timers):
