@@ -423,3 +423,22 @@ def test_a_busted_players_rebuy_is_taken_before_another_tables_step_ranks_the_bu
         entries_paid(tournament) * BUY_IN + 500
     report = ledger_audit()
     assert report.ok, report.summary()
+
+
+def test_a_late_registrant_waiting_for_his_seat_brings_the_chips_he_bought(make_player,
+                                                                          fake_timers):
+    tournament = scheduled(max_rebuys=1, rebuy_levels=2, rebuy_price=500, rebuy_chips=STACK,
+                           rebuy_max_stack=STACK)
+    for k in range(1, 13):
+        register(tournament, make_player(f"p{k}"))
+    tournament = start(tournament)
+    one_round(tournament, random.Random(10), passive=True)
+    late = make_player("late")
+    register(tournament, late)  # paid, waiting for the next step's seat
+    tournament_rebuy(tournament_id=tournament.pk, user=late, key=str(uuid.uuid4()))
+    for table in tables_of(tournament):
+        if services.hand_start(table_id=table.pk, force=True) is not None:
+            break
+    assert Seat.objects.get(player=late).chips == 2 * STACK
+    assert log(tournament, "seated")[0]["stack"] == 2 * STACK
+    assert chips_in_play(tournament) == entries_paid(tournament) * STACK + STACK
