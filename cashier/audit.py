@@ -9,8 +9,8 @@
    hands (during a hand's settlement transaction the seats move first); a tournament's
    tables hold tournament chips, which are not money, and have no escrow;
 6. the pending-withdrawal account equals the sum of pending withdrawals;
-7. each tournament's prize pool equals its entries' buy-ins - refunds - prizes (+ the house's
-   overlay), counted from the transactions tagged with the tournament, and only those kinds
+7. each tournament's prize pool equals its entries' buy-ins + its rebuys and add-ons (purchases)
+   - refunds (of entries and of purchases) - prizes (+ the house's overlay), counted from the transactions tagged with the tournament, and only those kinds
    of transaction move a pool; once the tournament is finished or cancelled its pool is 0.
 """
 from __future__ import annotations
@@ -166,7 +166,7 @@ def _pool_violations() -> list[str]:
         .values_list("pk", flat=True))
     for account_id, (tournament_id, balance) in sorted(pools.items()):
         kinds = by_kind[account_id]
-        expected = sum(kinds.values())  # entries and overlay in, refunds and prizes out
+        expected = sum(kinds.values())  # entries, purchases, overlay in; refunds, prizes out
         if balance != expected:
             parts = ", ".join(f"{kind} {kinds.get(kind, 0):+}" for kind in POOL_KINDS)
             bad.append(f"tournament {tournament_id}: pool {balance} != {expected} ({parts})")

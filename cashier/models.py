@@ -121,6 +121,8 @@ class TransactionKind(models.TextChoices):
     TOURNAMENT_REFUND = "tournament_refund", "Tournament refund"
     TOURNAMENT_OVERLAY = "tournament_overlay", "Tournament overlay"
     TOURNAMENT_PRIZE = "tournament_prize", "Tournament prize"
+    TOURNAMENT_PURCHASE = "tournament_purchase", "Tournament rebuy or add-on"
+    PURCHASE_REFUND = "purchase_refund", "Tournament rebuy or add-on refund"
 
 
 # The transaction kinds that may move a tournament's prize pool, and the sign of their pool leg.
@@ -129,6 +131,8 @@ POOL_KINDS = {
     TransactionKind.TOURNAMENT_OVERLAY: +1,
     TransactionKind.TOURNAMENT_REFUND: -1,
     TransactionKind.TOURNAMENT_PRIZE: -1,
+    TransactionKind.TOURNAMENT_PURCHASE: +1,
+    TransactionKind.PURCHASE_REFUND: -1,
 }
 
 

@@ -80,7 +80,8 @@ class TopUp(TypedDict):
 
 
 class Stacks(TypedDict):
-    """Stacks after a hand settled or top-ups joined: {"<seat>": chips}."""
+    """Stacks after a hand settled, top-ups joined, or (a tournament table) rebuy and add-on
+    chips joined at a hand start: {"<seat>": chips}."""
 
     type: Literal["stacks"]
     stacks: dict[str, int]
@@ -658,12 +659,47 @@ class TournamentCancelled(TypedDict):
     refunded: int
 
 
+class TournamentRebuy(TypedDict):
+    """An entry bought a rebuy: `chips` for `price` (minor units, all to the pool), its
+    `rebuys` so far; the chips join its stack at its table's next hand start. `chips_bought`:
+    every chip the tournament's rebuys and add-ons bought; the field, pool and payouts now."""
+
+    type: Literal["rebuy"]
+    player: str
+    player_id: int
+    entry: int
+    chips: int
+    price: int
+    rebuys: int
+    chips_bought: int
+    entries: int
+    players: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+
+
+class TournamentAddon(TypedDict):
+    """An entry took the add-on (once, at the add-on break): as `rebuy`, without a count."""
+
+    type: Literal["addon"]
+    player: str
+    player_id: int
+    entry: int
+    chips: int
+    price: int
+    chips_bought: int
+    entries: int
+    players: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+
+
 TOURNAMENT_EVENTS: dict[str, type] = {
     get_args(get_type_hints(t)["type"])[0]: t
     for t in (TournamentCreated, TournamentRegistered, TournamentUnregistered, TournamentStarted,
               TournamentLevel, TournamentBreak, TournamentChips, TournamentBusted,
               TournamentSeated, TournamentMoved, TournamentHandForHand, TournamentFinished,
-              TournamentCancelled)
+              TournamentCancelled, TournamentRebuy, TournamentAddon)
 }
 
 
@@ -677,6 +713,20 @@ class LevelTerms(TypedDict):
     big_blind_ante: bool
     minutes: int
     is_break: bool
+
+
+class PurchaseTermsInfo(TypedDict):
+    """Rebuys and the add-on (docs/tournaments.md): prices in minor units, chips are chips;
+    `addon_after_level`: the level after which the add-on break comes (None: no add-on)."""
+
+    max_rebuys: int
+    rebuy_levels: int
+    rebuy_price: int
+    rebuy_chips: int
+    rebuy_max_stack: int
+    addon_price: int
+    addon_chips: int
+    addon_after_level: int | None
 
 
 class TournamentInfo(TypedDict):
@@ -694,6 +744,7 @@ class TournamentInfo(TypedDict):
     starts_at: str | None
     started_at: str | None
     finished_at: str | None
+    purchases: PurchaseTermsInfo
 
 
 class TournamentClock(TypedDict):
@@ -715,6 +766,8 @@ class TournamentStanding(TypedDict):
     place: int | None
     prize: int
     table_id: int | None
+    rebuys: int
+    addon: bool
 
 
 class TournamentSnapshot(TypedDict):
@@ -729,6 +782,7 @@ class TournamentSnapshot(TypedDict):
     entries: int
     players_left: int
     prize_pool: int
+    chips_bought: int
     payouts: list[PayoutPlace]
     standings: list[TournamentStanding]
     tables: list[int]

@@ -56,7 +56,13 @@ from cashier.services.table_money import (
     top_up_claimed,
     top_ups_join,
 )
-from cashier.services.tournament_money import tournament_enter, tournament_pay, tournament_refund
+from cashier.services.tournament_money import (
+    tournament_enter,
+    tournament_pay,
+    tournament_purchase,
+    tournament_purchase_refund,
+    tournament_refund,
+)
 
 __all__ = [
     "NO_CHANGE",
@@ -97,6 +103,8 @@ __all__ = [
     "top_ups_join",
     "tournament_enter",
     "tournament_pay",
+    "tournament_purchase",
+    "tournament_purchase_refund",
     "tournament_refund",
     "wallet_account",
     "withdrawal_approve",

@@ -8,7 +8,8 @@ id, currency, buy-in, fee, guarantee): `cashier/` imports nothing from `tables/`
 Every function is one transaction with a client-made idempotency key (a retry returns the
 first outcome and moves nothing more), refuses with a `CashierError` before anything is
 written, and tags its ledger transaction with the tournament, so `audit_ledger` can prove
-pool = Σ entries - Σ refunds - Σ prizes (+ overlay), and 0 once the event is over.
+pool = Σ entries + Σ purchases (rebuys, add-ons) - Σ refunds - Σ prizes (+ overlay), and 0
+once the event is over.
 
 Locks (the order is stated in tables/services/locks.py): the caller may hold the tournament
 row; then the idempotency record, then the ledger accounts (ascending id, one statement)."""
@@ -92,7 +93,9 @@ def tournament_refund(*, user: Any, tournament_id: int, currency: str, buy_in: i
         wallet = wallet_account(user=user, currency=currency)
         house = system_account(kind=AccountKind.HOUSE, currency=currency)
         locked = accounts_lock([wallet, pool, house])
-        if _entries_unrefunded(user_id=_user_id(user), tournament_id=tournament_id) < 1:
+        if _unrefunded(user_id=_user_id(user), tournament_id=tournament_id,
+                       paid=TransactionKind.TOURNAMENT_ENTRY,
+                       refunded=TransactionKind.TOURNAMENT_REFUND) < 1:
             raise CashierError("nothing_to_refund",
                                "You have no entry in this tournament to refund.")
         legs = [(locked[pool.pk], -buy_in), (locked[wallet.pk], buy_in + fee)]
@@ -109,16 +112,73 @@ def tournament_refund(*, user: Any, tournament_id: int, currency: str, buy_in: i
     return LedgerTransaction.objects.get(pk=result["transaction_id"])
 
 
-def _entries_unrefunded(*, user_id: int, tournament_id: int) -> int:
-    """The player's entry transactions in the tournament less his refunds. Needs his wallet
-    locked (it serialises his entries and refunds)."""
+def _unrefunded(*, user_id: int, tournament_id: int, paid: str, refunded: str) -> int:
+    """The player's `paid` transactions in the tournament (entries, or purchases) less his
+    `refunded` ones. Needs his wallet locked (it serialises his payments and refunds)."""
     counts = dict(
         LedgerTransaction.objects.filter(
-            user_id=user_id, tournament_id=tournament_id,
-            kind__in=[TransactionKind.TOURNAMENT_ENTRY, TransactionKind.TOURNAMENT_REFUND])
+            user_id=user_id, tournament_id=tournament_id, kind__in=[paid, refunded])
         .values_list("kind").annotate(n=Count("id")).order_by())
-    return (counts.get(TransactionKind.TOURNAMENT_ENTRY, 0)
-            - counts.get(TransactionKind.TOURNAMENT_REFUND, 0))
+    return counts.get(paid, 0) - counts.get(refunded, 0)
+
+
+def tournament_purchase(*, user: Any, tournament_id: int, currency: str, price: int,
+                        key: str) -> LedgerTransaction:
+    """A rebuy or an add-on: take `price` from the player's wallet to the tournament's prize
+    pool (no fee), in one transaction. A retry of `key` returns the first transaction.
+
+    Refusals: `invalid_amount`, `self_excluded`, `currency_mismatch`, `insufficient_funds`,
+    `idempotency_conflict`, `missing_idempotency_key`.
+    Locks: idempotency record, wallet + pool accounts (ascending id)."""
+    _amount(price, positive=True)
+
+    def apply() -> dict[str, Any]:
+        exclusion_check(user=user, action="buy tournament chips")
+        pool = pool_account(tournament_id=tournament_id, currency=currency)
+        wallet = wallet_account(user=user, currency=currency)
+        locked = accounts_lock([wallet, pool])
+        tx = ledger_post(kind=TransactionKind.TOURNAMENT_PURCHASE, currency=currency,
+                         legs=[(locked[wallet.pk], -price), (locked[pool.pk], price)],
+                         user=user, tournament=tournament_id,
+                         memo=f"Tournament #{tournament_id} rebuy or add-on")
+        return {"transaction_id": tx.pk}
+
+    result = idempotent_run(key=key, operation="tournament_purchase", apply=apply, params={
+        "user": _user_id(user), "tournament": tournament_id, "currency": currency,
+        "price": price})
+    return LedgerTransaction.objects.get(pk=result["transaction_id"])
+
+
+def tournament_purchase_refund(*, user: Any, tournament_id: int, currency: str, price: int,
+                               key: str) -> LedgerTransaction:
+    """Reverse one of the player's rebuys or add-ons (a cancelled tournament): `price` back
+    from the pool to the wallet. The player must have a purchase not yet refunded (counted in
+    the ledger, as `tournament_refund` counts entries).
+
+    Refusals: `invalid_amount`, `nothing_to_refund`, `currency_mismatch`, `insufficient_funds`
+    (the pool holds less: a bug, or prizes already paid), `idempotency_conflict`.
+    Locks: idempotency record, wallet + pool accounts (ascending id)."""
+    _amount(price, positive=True)
+
+    def apply() -> dict[str, Any]:
+        pool = pool_account(tournament_id=tournament_id, currency=currency)
+        wallet = wallet_account(user=user, currency=currency)
+        locked = accounts_lock([wallet, pool])
+        if _unrefunded(user_id=_user_id(user), tournament_id=tournament_id,
+                       paid=TransactionKind.TOURNAMENT_PURCHASE,
+                       refunded=TransactionKind.PURCHASE_REFUND) < 1:
+            raise CashierError("nothing_to_refund",
+                               "You have no rebuy or add-on in this tournament to refund.")
+        tx = ledger_post(kind=TransactionKind.PURCHASE_REFUND, currency=currency,
+                         legs=[(locked[pool.pk], -price), (locked[wallet.pk], price)],
+                         user=user, tournament=tournament_id,
+                         memo=f"Tournament #{tournament_id} rebuy or add-on refund")
+        return {"transaction_id": tx.pk}
+
+    result = idempotent_run(key=key, operation="tournament_purchase_refund", apply=apply,
+                            params={"user": _user_id(user), "tournament": tournament_id,
+                                    "currency": currency, "price": price})
+    return LedgerTransaction.objects.get(pk=result["transaction_id"])
 
 
 def tournament_pay(*, tournament_id: int, currency: str, prizes: Mapping[int, int], key: str,

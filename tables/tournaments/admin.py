@@ -12,6 +12,9 @@ from django.http import HttpRequest
 
 from cashier.admin import ReadOnlyAdmin
 from cashier.money import money_format
+from tables.tournaments.engine.levels import Break
+from tables.tournaments.engine.levels import Level as LevelTerms
+from tables.tournaments.engine.purchases import addon_break_after
 from tables.tournaments.forms import PayoutTierForm, TournamentTemplateForm
 from tables.tournaments.models import (
     Entry,
@@ -25,8 +28,26 @@ from tables.tournaments.models import (
 )
 
 
+class LevelFormSet(BaseInlineFormSet):
+    def clean(self) -> None:
+        """An add-on needs its break: one after the rebuy levels (engine/purchases.py)."""
+        super().clean()
+        template = self.instance
+        if not getattr(template, "addon_chips", 0):
+            return
+        rows = sorted((form.cleaned_data for form in self.forms if form.cleaned_data
+                       and not form.cleaned_data.get("DELETE") and "order" in form.cleaned_data),
+                      key=lambda row: row["order"])
+        structure = [Break(1) if row.get("is_break") else LevelTerms(1, 2, 1) for row in rows]
+        if addon_break_after(structure, template.rebuy_levels or 0) is None:
+            raise ValidationError("The add-on is offered during the first break after the "
+                                  f"rebuy levels ({max(template.rebuy_levels or 0, 1)}): add "
+                                  "that break.")
+
+
 class LevelInline(admin.TabularInline):
     model = Level
+    formset = LevelFormSet
     extra = 0
     fields = ("order", "small_blind", "big_blind", "ante", "big_blind_ante", "minutes",
               "is_break")
@@ -66,6 +87,13 @@ class TournamentTemplateAdmin(admin.ModelAdmin):
                    "(“10”, “10.00” or “$10.00”), chips for play money (“1,000”)."}),
         ("Field", {"fields": ("starting_stack", "seats_per_table", "entries_cap", "min_field",
                               "max_reentries", "late_registration_levels")}),
+        ("Rebuys and add-on", {"fields": ("max_rebuys", "rebuy_levels", "rebuy_price",
+                                          "rebuy_chips", "rebuy_max_stack", "addon_price",
+                                          "addon_chips"),
+                               "description": "Prices in currency units, all to the prize "
+                               "pool; chips are tournament chips. The add-on is offered once "
+                               "per entry during the first break after the rebuy levels (at "
+                               "least one level)."}),
         ("Timing", {"fields": ("action_seconds", "countdown_seconds", "timeout_policy",
                                "time_bank_seconds", "time_bank_refill_seconds",
                                "time_bank_refill_hands", "time_bank_cap_seconds",

@@ -1,6 +1,6 @@
-"""Admin forms for tournament templates: the buy-in, fee and guarantee typed in currency
-units ("$10.00", "2,000"), as tables' stakes are (tables/forms.py); payouts typed as
-percentages ("50, 30, 20"); the models keep minor units and basis points."""
+"""Admin forms for tournament templates: the buy-in, fee, guarantee and the rebuy and add-on
+prices typed in currency units ("$10.00", "2,000"), as tables' stakes are (tables/forms.py);
+payouts typed as percentages ("50, 30, 20"); the models keep minor units and basis points."""
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from cashier.money import MoneyField, form_currency, money_fields_clean, money_input
 from tables.tournaments.models import BASIS_POINTS, PayoutTier, TournamentTemplate, places_error
 
-MONEY_FIELDS = ("buy_in", "fee", "guarantee")
-BLANK_IS_ZERO = ("fee", "guarantee")
+MONEY_FIELDS = ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price")
+BLANK_IS_ZERO = ("fee", "guarantee", "rebuy_price", "addon_price")
 
 
 class TournamentTemplateForm(forms.ModelForm):
@@ -24,12 +24,18 @@ class TournamentTemplateForm(forms.ModelForm):
     fee = MoneyField(required=False, help_text="To the house; empty or 0 for none.")
     guarantee = MoneyField(required=False, help_text="Scheduled events: the least prize pool "
                            "(the house pays the difference). Empty or 0 for none.")
+    rebuy_price = MoneyField(required=False, label="Rebuy price",
+                             help_text="All to the prize pool (no fee). Empty or 0: no rebuys.")
+    addon_price = MoneyField(required=False, label="Add-on price",
+                             help_text="All to the prize pool (no fee). Empty or 0: no add-on.")
 
     class Meta:
         model = TournamentTemplate
         fields = ("name", "kind", "currency", "is_active", "buy_in", "fee", "guarantee",
                   "starting_stack", "seats_per_table", "entries_cap", "min_field",
-                  "max_reentries", "late_registration_levels", "action_seconds",
+                  "max_reentries", "late_registration_levels", "max_rebuys", "rebuy_levels",
+                  "rebuy_price", "rebuy_chips", "rebuy_max_stack", "addon_price", "addon_chips",
+                  "action_seconds",
                   "countdown_seconds", "timeout_policy", "time_bank_seconds",
                   "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds",
                   "hand_pause_seconds")

@@ -4,10 +4,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tables.tournaments.engine.payouts import PayoutBand, percents_for, prizes
-from tables.tournaments.models import ACTIVE, OVER, Entry, EntryState, Tournament, TournamentState
+from tables.tournaments.models import (
+    ACTIVE,
+    OVER,
+    Entry,
+    EntryState,
+    Purchase,
+    PurchaseKind,
+    Tournament,
+    TournamentState,
+)
 
 # The tab's state filter: what a player looks for, in the words of the lobby.
 STATE_FILTERS: dict[str, tuple[str, ...]] = {
@@ -22,7 +32,7 @@ class TournamentRow:
     tournament: Tournament
     entries: int  # paid entries, re-entries included, refunds not
     players_left: int  # registered or still playing
-    prize_pool: int  # minor units: the buy-ins, or the guarantee when it is more
+    prize_pool: int  # minor units: buy-ins, rebuys and add-ons, or the guarantee when more
 
     @property
     def prize_pool_label(self) -> str:
@@ -35,15 +45,18 @@ class TournamentRow:
 
 
 def _counted(tournaments: Any) -> Any:
+    bought = (Purchase.objects.filter(tournament=OuterRef("pk"), refunded_at__isnull=True)
+              .values("tournament").annotate(total=Sum("price")).values("total"))
     return tournaments.annotate(
         paid=Count("entries", filter=Q(entries__refunded_at__isnull=True)),
         left=Count("entries", filter=Q(entries__state__in=ACTIVE)),
+        bought=Coalesce(Subquery(bought), 0),
     )
 
 
 def _row(t: Any) -> TournamentRow:
     return TournamentRow(tournament=t, entries=t.paid, players_left=t.left,
-                         prize_pool=prize_pool_of(t, t.paid))
+                         prize_pool=prize_pool_of(t, t.paid, t.bought))
 
 
 def tournament_rows(*, state: str = "", kind: str = "", currency: str = "") -> list[TournamentRow]:
@@ -73,6 +86,8 @@ class Standing:
     place: int | None
     prize: int
     table_id: int | None
+    rebuys: int = 0  # rebuys bought by this entry
+    addon: bool = False  # the add-on taken
 
 
 def tournament_page(tournament_id: int) -> tuple[TournamentRow, list[Standing],
@@ -82,9 +97,12 @@ def tournament_page(tournament_id: int) -> tuple[TournamentRow, list[Standing],
     row = _row(_counted(Tournament.objects.filter(pk=tournament_id)).get())
     entries = (row.tournament.entries.filter(refunded_at__isnull=True)
                .select_related("user").order_by("place", "-chips", "pk"))
+    bought = bought_by_entry(row.tournament)
     standings = [Standing(name=e.user.table_name, user_id=e.user_id, number=e.number,
                           state=e.state, chips=e.chips if e.state in ACTIVE else 0,
-                          place=e.place, prize=e.prize, table_id=e.table_id) for e in entries]
+                          place=e.place, prize=e.prize, table_id=e.table_id,
+                          rebuys=bought.get(e.pk, (0, False))[0],
+                          addon=bought.get(e.pk, (0, False))[1]) for e in entries]
     standings.sort(key=lambda s: (s.state not in ACTIVE, s.place or 0, -s.chips))
     return row, standings, payouts_for(row)
 
@@ -108,9 +126,28 @@ def payouts_of(tournament: Tournament, *, entries: int, pool: int) -> list[tuple
             in enumerate(zip(percents, prizes(pool, percents), strict=True), start=1)]
 
 
-def prize_pool_of(tournament: Tournament, entries: int) -> int:
-    """The buy-ins paid, or the guarantee while it is more."""
-    return max(entries * tournament.buy_in, int(tournament.structure.get("guarantee") or 0))
+def prize_pool_of(tournament: Tournament, entries: int, purchased: int = 0) -> int:
+    """The buy-ins paid and the rebuys and add-ons bought (`purchased`, minor units), or the
+    guarantee while it is more."""
+    return max(entries * tournament.buy_in + purchased,
+               int(tournament.structure.get("guarantee") or 0))
+
+
+def purchased_of(tournament: Tournament) -> int:
+    """What the tournament's rebuys and add-ons paid into its pool (refunds not counted)."""
+    return Purchase.objects.filter(tournament=tournament, refunded_at__isnull=True).aggregate(
+        s=Sum("price"))["s"] or 0
+
+
+def bought_by_entry(tournament: Tournament) -> dict[int, tuple[int, bool]]:
+    """Entry id → (rebuys bought, add-on taken), for the page and the snapshot."""
+    found: dict[int, tuple[int, bool]] = {}
+    for entry_id, kind in Purchase.objects.filter(
+            tournament=tournament, refunded_at__isnull=True).values_list("entry_id", "kind"):
+        rebuys, addon = found.get(entry_id, (0, False))
+        found[entry_id] = (rebuys + (kind == PurchaseKind.REBUY),
+                           addon or kind == PurchaseKind.ADDON)
+    return found
 
 
 def position_of(standings: list[Standing], user_id: int) -> tuple[int, int] | None:

@@ -8,11 +8,13 @@ from typing import Any
 
 from django.utils import timezone
 
-from tables.events import TournamentSnapshot
+from tables.events import PurchaseTermsInfo, TournamentSnapshot
 from tables.recent import iso
 from tables.tournaments import selectors
+from tables.tournaments.engine.purchases import addon_break_after
 from tables.tournaments.models import STARTED, Tournament, TournamentEvent
-from tables.tournaments.services.clock import clock_now, clock_until
+from tables.tournaments.services.clock import clock_now, clock_until, engine_structure
+from tables.tournaments.services.purchases import chips_bought
 
 RESYNC_LIMIT = 500
 
@@ -37,18 +39,31 @@ def tournament_snapshot(*, tournament_id: int) -> TournamentSnapshot:
             "late_registration_levels": t.structure.get("late_registration_levels", 0),
             "starts_at": iso(t.starts_at), "started_at": iso(t.started_at),
             "finished_at": iso(t.finished_at),
+            "purchases": purchase_terms_info(t),
         },
         "clock": {"level": t.level, "on_break": t.state == "on_break", "until": until},
         "levels": list(t.structure.get("levels", [])),
         "entries": row.entries,
         "players_left": row.players_left,
         "prize_pool": row.prize_pool,
+        "chips_bought": chips_bought(t),
         "payouts": [{"place": n, "share": bp, "prize": amount} for n, bp, amount in payouts],
         "standings": [{"player": s.name, "player_id": s.user_id, "entry": s.number,
                        "state": s.state, "chips": s.chips, "place": s.place, "prize": s.prize,
-                       "table_id": s.table_id} for s in standings],
+                       "table_id": s.table_id, "rebuys": s.rebuys, "addon": s.addon}
+                      for s in standings],
         "tables": sorted({s.table_id for s in standings if s.table_id}),
     }
+
+
+def purchase_terms_info(t: Tournament) -> PurchaseTermsInfo:
+    terms = t.purchase_terms
+    return {"max_rebuys": terms.max_rebuys, "rebuy_levels": terms.rebuy_levels,
+            "rebuy_price": t.rebuy_price, "rebuy_chips": terms.rebuy_chips,
+            "rebuy_max_stack": terms.rebuy_max_stack, "addon_price": t.addon_price,
+            "addon_chips": terms.addon_chips,
+            "addon_after_level": addon_break_after(engine_structure(t), terms.rebuy_levels)
+            if terms.addon_chips else None}
 
 
 def tournament_events_since(*, tournament_id: int, last_version: int,

@@ -10,4 +10,6 @@ urlpatterns = [
     path("<int:tournament_id>/", views.tournament_page, name="page"),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
+    path("<int:tournament_id>/rebuy/", views.rebuy, name="rebuy"),
+    path("<int:tournament_id>/addon/", views.addon, name="addon"),
 ]

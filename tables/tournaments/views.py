@@ -1,9 +1,10 @@
-"""The Tournaments tab, a tournament's page, and registering over HTTP (thin: the services
-decide). Registering moves money, so its form carries a key made when the page was drawn: a
-double submit finds the first outcome."""
+"""The Tournaments tab, a tournament's page, and registering, rebuys and the add-on over HTTP
+(thin: the services decide). Each moves money, so its form carries a key made when the page
+was drawn: a double submit finds the first outcome."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -16,7 +17,13 @@ from cashier.money import Currency
 from tables.errors import TableError
 from tables.tournaments import selectors
 from tables.tournaments.models import ACTIVE, Entry, EntryState, Tournament, TournamentKind
-from tables.tournaments.services import tournament_register, tournament_unregister
+from tables.tournaments.services import (
+    tournament_addon,
+    tournament_rebuy,
+    tournament_register,
+    tournament_unregister,
+)
+from tables.tournaments.services.purchases import purchase_offer
 
 
 class TournamentFilterForm(forms.Form):
@@ -55,6 +62,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tables": sorted({s.table_id for s in standings if s.table_id}),
         "places": sorted((s for s in standings if s.place), key=lambda s: s.place),
         "form": KeyedForm(),
+        "offer": purchase_offer(row.tournament, mine) if mine else {},
+        "rebuy_form": KeyedForm(), "addon_form": KeyedForm(),
     })
 
 
@@ -69,12 +78,25 @@ def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
                    "You are unregistered; your buy-in and fee are back in your wallet.")
 
 
-def _change(request: HttpRequest, tournament_id: int, service: Callable[..., Entry], done: str
+@require_POST
+def rebuy(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _change(request, tournament_id, tournament_rebuy,
+                   "Rebuy bought: the chips join your stack when your table's next hand starts.")
+
+
+@require_POST
+def addon(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _change(request, tournament_id, tournament_addon,
+                   "Add-on bought: the chips join your stack when your table's next hand "
+                   "starts.")
+
+
+def _change(request: HttpRequest, tournament_id: int, service: Callable[..., Any], done: str
             ) -> HttpResponse:
     """Refusals: 403 anonymous, 400 without a key, 409 with the service's reason."""
     get_object_or_404(Tournament, pk=tournament_id)
     if not request.user.is_authenticated:
-        return HttpResponse("Log in to register for tournaments.", status=403)
+        return HttpResponse("Log in to play in tournaments.", status=403)
     form = KeyedForm(request.POST)
     if not form.is_valid():
         return HttpResponse("The form lost its request key; reload the page.", status=400)

@@ -22,6 +22,8 @@ from cashier.services import (
     system_account,
     tournament_enter,
     tournament_pay,
+    tournament_purchase,
+    tournament_purchase_refund,
     tournament_refund,
     wallet_account,
 )
@@ -287,6 +289,62 @@ def test_the_audit_catches_a_finished_tournament_whose_pool_was_not_paid_out(mak
     Tournament.objects.filter(pk=sng.pk).update(state=TournamentState.FINISHED)
     report = ledger_audit()
     assert report.violations == [f"tournament {sng.pk} is over but its pool holds 1000"]
+
+
+# Rebuys and add-ons ----------------------------------------------------------------------------
+def purchase(user, tournament: Tournament, price: int, *, key: str | None = None):
+    return tournament_purchase(user=user, tournament_id=tournament.pk,
+                               currency=tournament.currency, price=price, key=key or new_key())
+
+
+def test_a_purchase_moves_its_whole_price_to_the_pool_once_per_key(make_player, sng):
+    """Worked example: 10,000 grant, entry 1,000 + 100, a 500 rebuy, a 700 add-on; the pool
+    holds 2,200 and the audit proves pool = entries + purchases."""
+    ann = make_player("ann")
+    enter(ann, sng)
+    key = new_key()
+    first = purchase(ann, sng, 500, key=key)
+    assert purchase(ann, sng, 500, key=key).pk == first.pk  # a retry moves nothing more
+    purchase(ann, sng, 700)
+
+    assert first.kind == TransactionKind.TOURNAMENT_PURCHASE and first.entry_count == 2
+    assert balances(ann, sng) == (10_000 - 1_100 - 500 - 700, 1_000 + 500 + 700, 100)
+    assert ledger_audit().ok
+    with pytest.raises(CashierError) as caught:
+        purchase(ann, sng, 600, key=key)  # the key of another request
+    assert caught.value.code == "idempotency_conflict"
+
+
+def test_a_purchase_refund_gives_the_price_back_once_and_only_for_a_purchase(make_player, sng):
+    ann, bob = make_player("ann"), make_player("bob")
+    enter(ann, sng)
+    enter(bob, sng)
+    purchase(ann, sng, 500)
+    key = new_key()
+    refund_args = {"tournament_id": sng.pk, "currency": PLAY, "price": 500}
+    tournament_purchase_refund(user=ann, key=key, **refund_args)
+    tournament_purchase_refund(user=ann, key=key, **refund_args)  # the retry: once
+    assert balances(ann, sng) == (10_000 - 1_100, 2_000, 200)
+    for user in (ann, bob):  # nothing left to refund; bob never bought
+        with pytest.raises(CashierError) as caught:
+            tournament_purchase_refund(user=user, key=new_key(), **refund_args)
+        assert caught.value.code == "nothing_to_refund"
+    assert ledger_audit().ok
+
+
+def test_the_audit_counts_purchases_in_the_pool_and_wants_it_empty_at_the_end(make_player,
+                                                                              sng):
+    ann = make_player("ann")
+    enter(ann, sng)
+    purchase(ann, sng, 500)
+    LedgerAccount.objects.filter(kind=AccountKind.POOL).update(balance=1_000)
+    report = ledger_audit()
+    assert any(f"tournament {sng.pk}: pool 1000 != 1500" in v for v in report.violations), \
+        report.violations
+    assert "tournament_purchase +500" in " ".join(report.violations)
+    LedgerAccount.objects.filter(kind=AccountKind.POOL).update(balance=1_500)
+    Tournament.objects.filter(pk=sng.pk).update(state=TournamentState.FINISHED)
+    assert ledger_audit().violations == [f"tournament {sng.pk} is over but its pool holds 1500"]
 
 
 # The database ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ export function fromSnapshot(snap) {
     entries: snap.entries,
     playersLeft: snap.players_left,
     prizePool: snap.prize_pool,
+    chipsBought: snap.chips_bought || 0,
     payouts: snap.payouts.map((p) => ({ ...p })),
     standings: snap.standings.map((s) => ({ ...s })),
     tables: [...snap.tables],
@@ -127,6 +128,16 @@ export function applyEvent(state, ev) {
       t.state = "cancelled";
       out.say.push("The tournament was cancelled; every entry is refunded.");
       break;
+    case "rebuy":
+    case "addon": {
+      const s = entryOf(ev);
+      if (s && ev.type === "rebuy") s.rebuys = ev.rebuys;
+      if (s && ev.type === "addon") s.addon = true;
+      field(state, ev);
+      state.chipsBought = ev.chips_bought;
+      out.say.push(`${ev.player} ${ev.type === "rebuy" ? "rebought" : "took the add-on"}: ${ev.chips} chips.`);
+      break;
+    }
     default:
       out.unknown = true;
   }
@@ -176,10 +187,14 @@ export function placeOf(state, userId) {
   return k < 0 ? null : { place: k + 1, field: live.length };
 }
 
-/** Chips in play (entries × starting stack: docs/tournaments.md) over the players left. */
+/**
+ * Chips in play (entries × starting stack + chips bought by rebuys and add-ons:
+ * docs/tournaments.md) over the players left.
+ */
 export function averageStack(state) {
   if (!state.playersLeft) return null;
-  return Math.round(state.entries * state.tournament.starting_stack / state.playersLeft);
+  return Math.round((state.entries * state.tournament.starting_stack + (state.chipsBought || 0))
+    / state.playersLeft);
 }
 
 /** "m:ss" until the clock's next change, or "" (the last level never ends). */

@@ -1,6 +1,7 @@
 """The tournaments app's models; every name is importable from here."""
 from __future__ import annotations
 
+from tables.tournaments.models.purchase import Purchase, PurchaseKind
 from tables.tournaments.models.structure import (
     BASIS_POINTS,
     Level,
@@ -23,6 +24,6 @@ from tables.tournaments.models.tournament import (
 
 __all__ = [
     "ACTIVE", "BASIS_POINTS", "OVER", "STARTED", "Entry", "EntryState", "Level", "PayoutTier",
-    "Tournament", "TournamentEvent", "TournamentKind", "TournamentState", "TournamentTemplate",
-    "places_error", "tiers_error",
+    "Purchase", "PurchaseKind", "Tournament", "TournamentEvent", "TournamentKind",
+    "TournamentState", "TournamentTemplate", "places_error", "tiers_error",
 ]

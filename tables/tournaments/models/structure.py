@@ -2,8 +2,9 @@
 table. A tournament copies its template's structure when it is created (`Tournament.structure`),
 so editing a template never changes an event already announced or running.
 
-Buy-in and fee are money (minor units of the template's currency, typed in the admin in
-currency units); stacks, blinds and antes are tournament chips, which are not money."""
+Buy-in, fee and the rebuy and add-on prices are money (minor units of the template's currency,
+typed in the admin in currency units); stacks, blinds, antes and the chips a rebuy or an add-on
+buys are tournament chips, which are not money."""
 from __future__ import annotations
 
 import itertools
@@ -46,6 +47,22 @@ class TournamentTemplate(models.Model):
     late_registration_levels = models.PositiveSmallIntegerField(
         default=0, help_text="Registration (and re-entry) stays open until this level has "
         "ended; 0 = closes at the start.")
+    max_rebuys = models.PositiveSmallIntegerField(
+        default=0, help_text="Rebuys a player may buy per entry; 0 = none.")
+    rebuy_levels = models.PositiveSmallIntegerField(
+        default=0, help_text="Rebuys stay open until this level has ended (through the break "
+        "after it), as late registration does.")
+    rebuy_price = models.BigIntegerField(
+        default=0, help_text="What a rebuy costs, all to the prize pool, in minor units.")
+    rebuy_chips = models.PositiveIntegerField(default=0, help_text="Chips a rebuy buys.")
+    rebuy_max_stack = models.PositiveIntegerField(
+        default=0, help_text="A rebuy only while the player's chips (and chips bought not yet "
+        "at the table) are at most this; 0 = only when busted. Usually the starting stack.")
+    addon_price = models.BigIntegerField(
+        default=0, help_text="What the add-on costs, all to the prize pool, in minor units.")
+    addon_chips = models.PositiveIntegerField(
+        default=0, help_text="Chips the add-on buys, once per entry, during the first break "
+        "after the rebuy levels; 0 = no add-on.")
     min_field = models.PositiveIntegerField(
         default=2, validators=[MinValueValidator(2)],
         help_text="Scheduled: fewer entries at the start time cancel (and refund) the event.")
@@ -74,6 +91,8 @@ class TournamentTemplate(models.Model):
             models.CheckConstraint(condition=Q(fee__gte=0), name="tournament_fee_not_negative"),
             models.CheckConstraint(condition=Q(guarantee__gte=0),
                                    name="tournament_guarantee_not_negative"),
+            models.CheckConstraint(condition=Q(rebuy_price__gte=0, addon_price__gte=0),
+                                   name="tournament_purchase_prices_not_negative"),
             models.CheckConstraint(condition=Q(seats_per_table__gte=2, seats_per_table__lte=10),
                                    name="tournament_seats_2_to_10"),
         ]
@@ -104,16 +123,37 @@ class TournamentTemplate(models.Model):
             errors["entries_cap"] = "The cap is below the minimum field."
         if self.time_bank_seconds and self.time_bank_cap_seconds < self.time_bank_seconds:
             errors["time_bank_cap_seconds"] = "The cap cannot be below the starting time bank."
+        errors.update(self._purchases_errors())
         if errors:
             raise ValidationError(errors)
+
+    def _purchases_errors(self) -> dict[str, str]:
+        """Rebuy and add-on terms that cannot work: chips without a price (or the other way
+        round), rebuys without a window, rebuy terms without rebuys."""
+        errors: dict[str, str] = {}
+        if self.max_rebuys:
+            if not self.rebuy_chips:
+                errors["rebuy_chips"] = "A rebuy needs the chips it buys."
+            if not self.rebuy_price:
+                errors["rebuy_price"] = "A rebuy needs a price (chips are never free)."
+            if not self.rebuy_levels:
+                errors["rebuy_levels"] = "Rebuys need a window: the levels they stay open."
+        elif self.rebuy_chips or self.rebuy_price or self.rebuy_levels or self.rebuy_max_stack:
+            errors["max_rebuys"] = "Rebuy terms without rebuys: give the number of rebuys."
+        if self.addon_chips and not self.addon_price:
+            errors["addon_price"] = "An add-on needs a price (chips are never free)."
+        elif self.addon_price and not self.addon_chips:
+            errors["addon_chips"] = "An add-on price without the chips it buys."
+        return errors
 
     def structure_snapshot(self) -> dict:
         """The snapshot a tournament keeps (JSON): every rule it is played by."""
         fields = ("starting_stack", "seats_per_table", "entries_cap", "max_reentries",
-                  "late_registration_levels", "min_field", "guarantee", "action_seconds",
-                  "countdown_seconds", "timeout_policy", "time_bank_seconds",
-                  "time_bank_refill_seconds", "time_bank_refill_hands", "time_bank_cap_seconds",
-                  "hand_pause_seconds")
+                  "late_registration_levels", "max_rebuys", "rebuy_levels", "rebuy_price",
+                  "rebuy_chips", "rebuy_max_stack", "addon_price", "addon_chips", "min_field",
+                  "guarantee", "action_seconds", "countdown_seconds", "timeout_policy",
+                  "time_bank_seconds", "time_bank_refill_seconds", "time_bank_refill_hands",
+                  "time_bank_cap_seconds", "hand_pause_seconds")
         return {
             **{name: getattr(self, name) for name in fields},
             "levels": [level.snapshot() for level in self.levels.order_by("order")],

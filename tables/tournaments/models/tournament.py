@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from cashier.money import Currency, money_format
+from tables.tournaments.engine.purchases import PurchaseTerms
 from tables.tournaments.models.structure import TournamentKind, TournamentTemplate
 
 
@@ -69,6 +70,23 @@ class Tournament(models.Model):
     @property
     def max_reentries(self) -> int:
         return self.structure.get("max_reentries", 0)
+
+    @property
+    def purchase_terms(self) -> PurchaseTerms:
+        """The rebuy and add-on terms it copied (none for a tournament made before them)."""
+        s = self.structure
+        return PurchaseTerms(
+            max_rebuys=s.get("max_rebuys", 0), rebuy_levels=s.get("rebuy_levels", 0),
+            rebuy_chips=s.get("rebuy_chips", 0), rebuy_max_stack=s.get("rebuy_max_stack", 0),
+            addon_chips=s.get("addon_chips", 0))
+
+    @property
+    def rebuy_price(self) -> int:
+        return self.structure.get("rebuy_price", 0)
+
+    @property
+    def addon_price(self) -> int:
+        return self.structure.get("addon_price", 0)
 
     @property
     def registration_open(self) -> bool:

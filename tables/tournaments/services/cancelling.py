@@ -5,10 +5,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from cashier.errors import CashierError
-from cashier.services import tournament_refund
+from cashier.services import tournament_purchase_refund, tournament_refund
 from tables.errors import TableError
 from tables.services.locks import tournament_lock
-from tables.tournaments.models import Entry, EntryState, Tournament, TournamentState
+from tables.tournaments.models import Entry, EntryState, Purchase, Tournament, TournamentState
 from tables.tournaments.services.eventlog import TournamentLog
 
 
@@ -26,6 +26,19 @@ def entry_refund(tournament: Tournament, entry: Entry, *, key: str) -> None:
     entry.save(update_fields=["state", "refund_key", "refunded_at", "chips", "table", "seat"])
 
 
+def purchase_refund(tournament: Tournament, purchase: Purchase) -> None:
+    """Give a rebuy's or an add-on's price back (the cashier), with a key fixed per purchase
+    so it is never refunded twice, and mark it refunded. Needs the tournament row locked."""
+    key = f"tournament-{tournament.pk}-cancel-purchase-{purchase.pk}"
+    try:
+        tournament_purchase_refund(user=purchase.entry.user_id, tournament_id=tournament.pk,
+                                   currency=tournament.currency, price=purchase.price, key=key)
+    except CashierError as e:
+        raise TableError(e.code, e.message) from None
+    purchase.refund_key, purchase.refunded_at = key, timezone.now()
+    purchase.save(update_fields=["refund_key", "refunded_at"])
+
+
 def refund_key(entry: Entry) -> str:
     """The cashier key of a cancellation's refund of one entry: fixed per entry, so a
     cancellation can never refund an entry twice."""
@@ -34,10 +47,10 @@ def refund_key(entry: Entry) -> str:
 
 def tournament_cancel(*, tournament_id: int, reason: str = "") -> Tournament:
     """Cancel the tournament and refund every entry not yet refunded (registered, playing or
-    busted: no prize is paid before the end, so the pool ends empty). Cancelling a cancelled
-    tournament changes nothing. Refusal: `tournament_over` (finished).
-    Locks: the tournament row, then the cashier's, once per refunded entry (the ledger
-    accounts in ascending id each time: the same order)."""
+    busted) and every rebuy and add-on: no prize is paid before the end, so the pool ends
+    empty. Cancelling a cancelled tournament changes nothing. Refusal: `tournament_over`
+    (finished). Locks: the tournament row, then the cashier's, once per refunded purchase
+    and entry (the ledger accounts in ascending id each time: the same order)."""
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         if tournament.state == TournamentState.CANCELLED:
@@ -46,6 +59,9 @@ def tournament_cancel(*, tournament_id: int, reason: str = "") -> Tournament:
             raise TableError("tournament_over", f"{tournament.name} has finished: it cannot "
                              "be cancelled.")
         refunded = 0
+        for purchase in Purchase.objects.filter(tournament=tournament, refunded_at__isnull=True
+                                                ).select_related("entry").order_by("pk"):
+            purchase_refund(tournament, purchase)
         for entry in Entry.objects.filter(tournament=tournament).exclude(
                 state=EntryState.UNREGISTERED).order_by("pk"):
             entry_refund(tournament, entry, key=refund_key(entry))

@@ -1,5 +1,6 @@
 """The end of a tournament: final places, prizes from the payout table for the field, paid
-from the prize pool through the cashier in the same transaction."""
+from the prize pool (buy-ins, rebuys and add-ons, or the guarantee) through the cashier in the
+same transaction."""
 from __future__ import annotations
 
 import datetime
@@ -10,6 +11,7 @@ from cashier.services import tournament_pay
 from tables.tournaments.engine.payouts import PayoutBand, percents_for, prizes
 from tables.tournaments.engine.ranking import Finish, awards
 from tables.tournaments.models import Entry, EntryState, Tournament, TournamentState
+from tables.tournaments.selectors import prize_pool_of, purchased_of
 from tables.tournaments.services.eventlog import TournamentLog
 
 
@@ -49,7 +51,7 @@ def tournament_finish(tournament: Tournament, winner: Entry, log: TournamentLog,
                    .exclude(state=EntryState.UNREGISTERED).select_related("user"))
     field = len(entries)
     guarantee = tournament.structure.get("guarantee", 0) or 0
-    pool = max(field * tournament.buy_in, guarantee)
+    pool = prize_pool_of(tournament, field, purchased_of(tournament))
     won = {int(entry): amount for entry, amount in
            awards(finishes_of(entries), prizes(pool, payout_percents(tournament, field))).items()}
     by_user: dict[int, int] = defaultdict(int)

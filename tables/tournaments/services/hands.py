@@ -1,5 +1,6 @@
-"""A tournament table between two hands: the busts of the hand that ended, the tournament's
-end, the clock, and what the next hand is dealt by — its seats, the dead button's positions
+"""A tournament table between two hands: the chips bought since (rebuys, add-ons: they join
+the stacks first, so a busted player who rebought plays on), the busts of the hand that
+ended, the tournament's end, the clock, and what the next hand is dealt by — its seats, the dead button's positions
 and the level's blinds and antes (the rules engine decides each: ranking.py, positions.py,
 levels.py).
 
@@ -29,6 +30,7 @@ from tables.tournaments.models import (
 from tables.tournaments.services.clock import clock_catch_up, level_played
 from tables.tournaments.services.eventlog import TournamentLog
 from tables.tournaments.services.finishing import tournament_finish
+from tables.tournaments.services.purchases import purchases_apply
 from tables.tournaments.services.tables import dealt_in, tables_step
 
 
@@ -67,6 +69,7 @@ def tournament_hand_prepare(tournament: Tournament, held: Locked, seats: list[Se
             return None
         seats = stepped
     else:
+        purchases_apply(tournament, seats, log, now)  # before the busts: a rebuy saves
         seats = busts_take(tournament, held, seats, log, tlog, now)
     if tournament.state not in (TournamentState.RUNNING, TournamentState.ON_BREAK):
         if seats:  # cancelled while playing (everyone refunded): the table empties

@@ -15,7 +15,7 @@ from cashier.services import tournament_enter
 from tables.errors import TableError
 from tables.services.locks import tournament_lock
 from tables.tournaments.models import ACTIVE, STARTED, Entry, EntryState, Tournament
-from tables.tournaments.selectors import payouts_of, prize_pool_of
+from tables.tournaments.selectors import payouts_of, prize_pool_of, purchased_of
 from tables.tournaments.services.cancelling import entry_refund
 from tables.tournaments.services.eventlog import TournamentLog
 from tables.tournaments.services.starting import sit_and_go_full, start_when_full
@@ -30,7 +30,7 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
     `tournament_full`, `idempotency_conflict`, and the cashier's (`self_excluded`,
     `insufficient_funds`, `currency_mismatch`, ...). A retry of `key` returns the entry.
     Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
-    _key_check(key)
+    key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         done = _retry_of(Entry.objects.filter(idempotency=key).first(), tournament_id, user)
@@ -49,7 +49,7 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
         log = TournamentLog(tournament)
         log.add({"type": "registered", "player": user.table_name, "player_id": user.pk,
                  "entry": number,
-                 **_field(tournament)})
+                 **field_now(tournament)})
         log.flush()
         if sit_and_go_full(tournament):  # the last seat: the Sit & Go starts
             tournament_id = tournament.pk
@@ -57,7 +57,7 @@ def tournament_register(*, tournament_id: int, user: Any, key: str) -> Entry:
     return entry
 
 
-def _key_check(key: str) -> None:
+def key_check(key: str) -> None:
     """The client's request key, which the entry and the cashier both keep (as the cashier
     does: refused before anything, when empty or too long)."""
     if not key or len(key) > 200:
@@ -84,13 +84,14 @@ def _entry_number(tournament: Tournament, user: Any) -> int:
     return max((entry.number for entry in entries), default=0) + 1
 
 
-def _field(tournament: Tournament) -> dict[str, Any]:
+def field_now(tournament: Tournament) -> dict[str, Any]:
     """The field, the prize pool and its payouts so far, for the events: entries paid and not
-    refunded (the pool as the page shows it: the guarantee while it is more)."""
+    refunded, rebuys and add-ons (the pool as the page shows it: the guarantee while it is
+    more)."""
     paid = Entry.objects.filter(tournament=tournament).exclude(
         state=EntryState.UNREGISTERED).count()
     players = Entry.objects.filter(tournament=tournament, state__in=ACTIVE).count()
-    pool = prize_pool_of(tournament, paid)
+    pool = prize_pool_of(tournament, paid, purchased_of(tournament))
     return {"entries": paid, "players": players, "prize_pool": pool,
             "payouts": [{"place": n, "share": bp, "prize": amount} for n, bp, amount
                         in payouts_of(tournament, entries=paid, pool=pool)]}
@@ -103,7 +104,7 @@ def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
     Refusals: `not_registered`, `tournament_started` (no refund once play began),
     `idempotency_conflict`, and the cashier's.
     Locks: the tournament row, then the cashier's (idempotency record, ledger accounts)."""
-    _key_check(key)
+    key_check(key)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         done = _retry_of(Entry.objects.filter(refund_key=key).first(), tournament_id, user)
@@ -120,7 +121,7 @@ def tournament_unregister(*, tournament_id: int, user: Any, key: str) -> Entry:
         log = TournamentLog(tournament)
         log.add({"type": "unregistered", "player": user.table_name, "player_id": user.pk,
                  "entry": entry.number,
-                 **_field(tournament)})
+                 **field_now(tournament)})
         log.flush()
     return entry
 

@@ -47,6 +47,7 @@ from tables.tournaments.models import (
 )
 from tables.tournaments.services.eventlog import TournamentLog
 from tables.tournaments.services.finishing import payout_percents, tournament_finish
+from tables.tournaments.services.purchases import purchases_apply, purchases_take
 
 
 def multi_table(tournament: Tournament | None) -> bool:
@@ -114,13 +115,16 @@ def _step(tournament: Tournament, held: list[HeldTable], tlog: TournamentLog,
             mine.table_id, _hands(tournament, held)):
         mine.held.state.next_hand_at = None  # the last table to finish the hand wakes us
         return None
+    for t in held:  # rebuys and add-ons join the stacks before busts are ranked
+        if not t.busy:
+            purchases_apply(tournament, t.alive(), t.log, now)
     busts_take(tournament, held, tlog, now)
     if tournament.state not in STARTED:  # finished (or cancelled while playing)
         for t in held:
             if t.alive():
                 tables_close(t, now)
         return None
-    newcomers_seat(tournament, held, tlog, rng)
+    newcomers_seat(tournament, held, tlog, rng, now)
     playing = [t for t in held if t.alive()]
     for move in rebalance(_views(tournament, held), seats=_seats(tournament), rng=rng):
         move_apply(tournament, held, move, tlog)
@@ -229,11 +233,12 @@ def tables_close(t: HeldTable, now: datetime.datetime) -> None:
 
 # Newcomers and moves ---------------------------------------------------------------------------
 def newcomers_seat(tournament: Tournament, held: list[HeldTable], tlog: TournamentLog,
-                   rng: random.Random) -> None:
+                   rng: random.Random, now: datetime.datetime) -> None:
     """Seat the entries registered since the start (late registration, re-entries): a full
-    starting stack, a table drawn among the shortest and a random seat not between the small
-    blind and the button (`seat_newcomer`); when every table is full a new one opens (the
-    rebalance that follows evens the tables)."""
+    starting stack (and the chips of any add-on or rebuy bought while waiting), a table drawn
+    among the shortest and a random seat not between the small blind and the button
+    (`seat_newcomer`); when every table is full a new one opens (the rebalance that follows
+    evens the tables)."""
     waiting = list(Entry.objects.filter(tournament=tournament, state=EntryState.REGISTERED)
                    .select_related("user").order_by("pk"))
     for entry in waiting:
@@ -244,9 +249,10 @@ def newcomers_seat(tournament: Tournament, held: list[HeldTable], tlog: Tourname
         else:
             t = next(t for t in held if t.table_id == seating.table_id)
             number, waits = seating.seat, seating.waits_for_big_blind
+        entry.chips += purchases_take(tournament, entry, now)
         seat = seat_add(t, entry.user, number, entry.chips, waits=waits, bank=None)
         entry.state, entry.table_id, entry.seat = EntryState.PLAYING, t.table_id, seat.number
-        entry.save(update_fields=["state", "table", "seat"])
+        entry.save(update_fields=["state", "table", "seat", "chips"])
         tlog.add({"type": "seated", "player": entry.user.table_name, "player_id": entry.user_id,
                   "entry": entry.number,
                   "table_id": t.table_id, "seat": number, "stack": entry.chips})

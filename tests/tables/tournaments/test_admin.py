@@ -32,7 +32,9 @@ def form_data(*, levels: list[dict] | None = None, payouts: list[dict] | None = 
         "name": "Six-max $10", "kind": "sit_and_go", "currency": "REAL", "is_active": "on",
         "buy_in": "$10", "fee": "1.00", "guarantee": "", "starting_stack": 1500,
         "seats_per_table": 6, "entries_cap": 6, "min_field": 2, "max_reentries": 0,
-        "late_registration_levels": 0, "action_seconds": 10, "countdown_seconds": 20,
+        "late_registration_levels": 0, "max_rebuys": 0, "rebuy_levels": 0, "rebuy_price": "",
+        "rebuy_chips": 0, "rebuy_max_stack": 0, "addon_price": "", "addon_chips": 0,
+        "action_seconds": 10, "countdown_seconds": 20,
         "timeout_policy": "seeds", "time_bank_seconds": 0, "time_bank_refill_seconds": 0,
         "time_bank_refill_hands": 10, "time_bank_cap_seconds": 0, "hand_pause_seconds": 3,
         **fields,
@@ -96,6 +98,14 @@ def test_a_saved_template_shows_its_money_and_shares_as_typed(admin_client):
      "at most two decimals"),
     ({"levels": [{"order": 1, "small_blind": 30, "big_blind": 20, "ante": 0, "minutes": 5}]},
      "above the big blind"),
+    ({"max_rebuys": 1, "rebuy_levels": 1, "rebuy_chips": 1500}, "A rebuy needs a price"),
+    ({"max_rebuys": 1, "rebuy_levels": 1, "rebuy_price": "5"}, "A rebuy needs the chips"),
+    ({"max_rebuys": 1, "rebuy_price": "5", "rebuy_chips": 1500}, "Rebuys need a window"),
+    ({"rebuy_chips": 1500}, "Rebuy terms without rebuys"),
+    ({"addon_chips": 2000}, "An add-on needs a price"),
+    ({"addon_price": "5"}, "An add-on price without the chips"),
+    ({"max_rebuys": 1, "rebuy_levels": 2, "rebuy_price": "5", "rebuy_chips": 1500,
+      "addon_price": "5", "addon_chips": 2000}, "add that break"),  # the break is after 1
 ])
 def test_impossible_money_payouts_or_levels_are_refused_with_a_message(admin_client, fields,
                                                                        message):
@@ -103,6 +113,22 @@ def test_impossible_money_payouts_or_levels_are_refused_with_a_message(admin_cli
     assert response.status_code == 200
     assert any(message in error for error in errors(response)), errors(response)
     assert not TournamentTemplate.objects.exists()
+
+
+def test_rebuy_and_add_on_prices_are_typed_in_dollars_and_copied_into_a_tournament(
+        admin_client):
+    response = admin_client.post(reverse(ADD), form_data(
+        max_rebuys=2, rebuy_levels=1, rebuy_price="$5", rebuy_chips=1500, rebuy_max_stack=1500,
+        addon_price="7.50", addon_chips=2000))
+    assert response.status_code == 302, errors(response)
+    template = TournamentTemplate.objects.get()
+    assert (template.rebuy_price, template.addon_price) == (500, 750)
+    structure = template.structure_snapshot()
+    assert {k: structure[k] for k in ("max_rebuys", "rebuy_levels", "rebuy_price",
+                                      "rebuy_chips", "rebuy_max_stack", "addon_price",
+                                      "addon_chips")} == {
+        "max_rebuys": 2, "rebuy_levels": 1, "rebuy_price": 500, "rebuy_chips": 1500,
+        "rebuy_max_stack": 1500, "addon_price": 750, "addon_chips": 2000}
 
 
 def test_play_money_is_typed_in_chips(admin_client):

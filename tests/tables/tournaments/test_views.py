@@ -171,3 +171,89 @@ def test_a_finished_tournament_shows_places_and_prizes(client, ann, make_player,
     assert f'<li value="1"><strong>{winner.name}</strong> · 2,000</li>' in results
     assert f'<li value="2"><strong>{second.name}</strong></li>' in results
     assert f'id="tournament-live" data-tournament-id="{t.pk}"' in html
+
+
+REBUY_TERMS = {"max_rebuys": 1, "rebuy_levels": 1, "rebuy_price": 500, "rebuy_chips": 1_500,
+               "rebuy_max_stack": 1_500, "addon_price": 700, "addon_chips": 2_000}
+
+
+def started_rebuy_sng(make_player, ann, **terms) -> tuple:
+    """A heads-up Sit & Go with rebuys through level 1 and an add-on at the break after it
+    (its levels: 1, a break, 2), started."""
+    from tables.models import TableConfig
+    from tables.tournaments.models import Level
+    from tables.tournaments.services import tournament_create, tournament_register, tournament_start
+    from tests.tables.tournaments.factories import template_make
+
+    template = template_make(levels=0, entries_cap=2, seats_per_table=2,
+                             **{**REBUY_TERMS, **terms})
+    for order, is_break in ((1, False), (2, True), (3, False)):
+        Level.objects.create(template=template, order=order, small_blind=0 if is_break else 10,
+                             big_blind=0 if is_break else 20, is_break=is_break, minutes=5)
+    t = tournament_create(template=template, starts_at=None, registering=True)
+    for user in (ann, make_player("bob")):
+        tournament_register(tournament_id=t.pk, user=user, key=str(uuid.uuid4()))
+    tournament_start(tournament_id=t.pk)
+    return t, TableConfig.objects.get(tournament=t)
+
+
+def test_the_page_offers_a_rebuy_and_states_the_terms_and_a_double_submit_buys_once(
+        client, ann, make_player, fake_timers):
+    from tables.tournaments.models import Purchase
+
+    t, _table = started_rebuy_sng(make_player, ann)
+    before = wallet(ann)
+    page = client.get(reverse("tournaments:page", args=[t.pk]))
+    html = page.content.decode()
+    assert "Rebuy: 1500 chips for 500" in html
+    assert "Add-on:" not in html.split('id="t-rebuy-terms"')[0]  # no add-on button in level 1
+    assert "up to 1 per entry" in html and "2000 chips for 700" in html  # the structure's terms
+    key = page.context["rebuy_form"]["idempotency_key"].value()
+
+    for _ in range(2):
+        answer = client.post(reverse("tournaments:rebuy", args=[t.pk]), {"idempotency_key": key})
+        assert answer.status_code == 302
+
+    assert Purchase.objects.filter(entry__user=ann).count() == 1
+    assert wallet(ann) == before - 500
+    html = client.get(reverse("tournaments:page", args=[t.pk])).content.decode()
+    assert "Rebuy: 1500" not in html  # his stack plus the chips bought is above 1,500 now
+    assert "(1 rebuy)" in html and "2,500" in html  # the pool: two buy-ins and the rebuy
+
+
+def test_rebuy_and_add_on_refusals_over_http(client, ann, make_player, fake_timers):
+    t, _table = started_rebuy_sng(make_player, ann)
+    rebuy_url, addon_url = (reverse("tournaments:rebuy", args=[t.pk]),
+                            reverse("tournaments:addon", args=[t.pk]))
+    assert client.post(rebuy_url, {}).status_code == 400  # no request key
+    answer = client.post(addon_url, {"idempotency_key": uuid.uuid4()})
+    assert answer.status_code == 409 and "break" in answer.content.decode()  # level 1
+    client.post(rebuy_url, {"idempotency_key": uuid.uuid4()})
+    again = client.post(rebuy_url, {"idempotency_key": uuid.uuid4()})
+    assert again.status_code == 409 and "rebuy" in again.content.decode().lower()
+    assert client.get(rebuy_url).status_code == 405
+    client.logout()
+    assert client.post(rebuy_url, {"idempotency_key": uuid.uuid4()}).status_code == 403
+    assert client.post(addon_url, {"idempotency_key": uuid.uuid4()}).status_code == 403
+
+
+def test_the_add_on_is_offered_and_bought_at_its_break(client, ann, make_player, fake_timers):
+    import datetime
+
+    from django.utils import timezone
+
+    from tables.tournaments.models import Purchase, Tournament
+    from tables.tournaments.services import tournament_clock
+
+    t, _table = started_rebuy_sng(make_player, ann)
+    Tournament.objects.filter(pk=t.pk).update(
+        started_at=timezone.now() - datetime.timedelta(minutes=6))  # the break after level 1
+    tournament_clock(tournament_id=t.pk)
+    page = client.get(reverse("tournaments:page", args=[t.pk]))
+    assert "Add-on: 2000 chips for 700" in page.content.decode()
+    key = page.context["addon_form"]["idempotency_key"].value()
+    assert client.post(reverse("tournaments:addon", args=[t.pk]),
+                       {"idempotency_key": key}).status_code == 302
+    assert Purchase.objects.get(entry__user=ann).kind == "addon"
+    assert "Add-on: 2000" not in client.get(reverse("tournaments:page", args=[t.pk])
+                                            ).content.decode()

@@ -1,9 +1,11 @@
 """Random tournaments: entries (re-entries and late registrations included), busts, breaking and
 balancing. Whatever happens:
 
-- the chips in play equal entries x starting stack: a re-entry or a late registration buys a
-  fresh stack, and an entry re-enters only once it has busted, with 0 chips, so nothing is ever
-  forfeited (the TDA's "forfeited chips are removed from play" never applies here);
+- the chips in play equal entries x starting stack + the chips bought (rebuys, add-ons): a
+  re-entry or a late registration buys a fresh stack, a rebuy (a busted player's, before his
+  bust is taken, or a short stack's) or an add-on adds its chips between hands, and an entry
+  re-enters only once it has busted, with 0 chips, so nothing is ever forfeited (the TDA's
+  "forfeited chips are removed from play" never applies here);
 - balancing never leaves tables more than one apart (when no table is in a hand), uses no more
   tables than the field needs, never moves a player twice in one rebalance, and never seats two
   players on one seat.
@@ -24,9 +26,13 @@ from tables.tournaments.engine.balancing import (
     seat_newcomer,
     tables_needed,
 )
+from tables.tournaments.engine.levels import Break, Level
 from tables.tournaments.engine.positions import next_positions
+from tables.tournaments.engine.purchases import Holding, PurchaseTerms, can_addon, can_rebuy
 
 STACK = 1500
+REBUY = PurchaseTerms(max_rebuys=2, rebuy_levels=1, rebuy_chips=STACK, rebuy_max_stack=STACK,
+                      addon_chips=2 * STACK)
 
 
 @dataclass
@@ -44,6 +50,9 @@ class Room:
     chips: dict[str, int] = field(default_factory=dict)  # entry -> chips (0 once busted)
     moved: dict[str, int] = field(default_factory=dict)
     entries: int = 0
+    bought: int = 0  # chips bought by rebuys and add-ons
+    rebuys: dict[str, int] = field(default_factory=dict)
+    addons: set[str] = field(default_factory=set)
     next_table: int = 1
 
     def views(self) -> list[TableView]:
@@ -89,8 +98,26 @@ def check_rebalance(room: Room, rng: random.Random) -> None:
         assert len(sizes) == tables_needed(sum(sizes), room.size)
 
 
-def play_hand(room: Room, tid: int, draw: st.DataObject) -> list[str]:
-    """One hand: chips change hands, some players bust. Returns the busted entries."""
+def buy(room: Room, entry: str, *, rebuys_open: bool, addon_break: bool,
+        draw: st.DataObject) -> None:
+    """Between hands: the entry may rebuy (if the rules let it) and take the add-on."""
+    holding = Holding(room.chips[entry], room.rebuys.get(entry, 0), entry in room.addons)
+    if can_rebuy(REBUY, level=1 if rebuys_open else 2, holding=holding) and draw.draw(
+            st.booleans()):
+        room.chips[entry] += REBUY.rebuy_chips
+        room.bought += REBUY.rebuy_chips
+        room.rebuys[entry] = holding.rebuys + 1
+    if can_addon(REBUY, [Level(1, 2, 1), Break(1), Level(1, 2, 1)], level=1,
+                 on_break=addon_break, holding=holding) and draw.draw(st.booleans()):
+        room.chips[entry] += REBUY.addon_chips
+        room.bought += REBUY.addon_chips
+        room.addons.add(entry)
+
+
+def play_hand(room: Room, tid: int, draw: st.DataObject, *, rebuys_open: bool = False,
+              addon_break: bool = False) -> list[str]:
+    """One hand: chips change hands; then, before busts are taken, rebuys and add-ons join
+    the stacks (a busted player who rebuys plays on); the rest bust. Returns the busted."""
     table = room.tables[tid]
     pos = next_positions(table.seats, seats=room.size, last_small_blind=table.sb,
                          last_big_blind=table.bb)
@@ -104,6 +131,9 @@ def play_hand(room: Room, tid: int, draw: st.DataObject) -> list[str]:
             st.integers(0, room.chips[loser] - 1))
         room.chips[loser] -= lost
         room.chips[winner] += lost
+    for entry in players:
+        buy(room, entry, rebuys_open=rebuys_open, addon_break=addon_break, draw=draw)
+    busted = [e for e in busted if room.chips[e] == 0]
     for seat, entry in list(table.seats.items()):
         if entry in busted:
             del table.seats[seat]
@@ -128,7 +158,8 @@ def test_chips_are_conserved_and_balancing_stays_sound(
             check_rebalance(room, rng)
             continue
         tid = draw.draw(st.sampled_from(playable))
-        busted = play_hand(room, tid, draw)
+        busted = play_hand(room, tid, draw, rebuys_open=hands < late_hands,
+                           addon_break=hands == late_hands)
         hands += 1
         for entry in busted:  # re-entry while late registration is open, up to the limit
             player, _, count = entry.partition("#")
@@ -142,7 +173,7 @@ def test_chips_are_conserved_and_balancing_stays_sound(
         check_rebalance(room, rng)
         for t in room.tables.values():
             t.busy = False
-        assert sum(room.chips[e] for e in room.seated()) == room.entries * STACK
+        assert sum(room.chips[e] for e in room.seated()) == room.entries * STACK + room.bought
         assert all(room.chips[e] > 0 for e in room.seated())
-        assert sum(room.chips.values()) == room.entries * STACK  # busted entries hold 0
+        assert sum(room.chips.values()) == room.entries * STACK + room.bought  # busted: 0
     check_rebalance(room, rng)

@@ -28,7 +28,7 @@ from tables.tournaments.models import (
     TournamentKind,
     TournamentState,
 )
-from tables.tournaments.services import tournament_create, tournament_register
+from tables.tournaments.services import tournament_create, tournament_rebuy, tournament_register
 from tables.tournaments.services.sweeps import tournaments_sweep
 from tests.tables.helpers import live, play_out
 from tests.tables.tournaments.factories import template_make
@@ -392,3 +392,53 @@ def test_the_sweeper_settles_a_table_whose_next_step_a_restart_lost(make_player,
     report = tournaments_sweep()
     assert report["settled"] >= 1
     assert live(a.pk)[0].hands_dealt == hands + 1 and live(a.pk)[0].hand_running
+
+
+# Rebuys -----------------------------------------------------------------------------------------
+def test_a_busted_players_rebuy_is_taken_before_another_tables_step_ranks_the_busts(
+        make_player, fake_timers):
+    """His table waits between hands; another table's hand start runs the step over every
+    table: his rebuy's chips join his stack first, so he is not out; chips in play are
+    entries x stack + chips bought."""
+    tournament = scheduled(max_rebuys=1, rebuy_levels=2, rebuy_price=500, rebuy_chips=STACK,
+                           rebuy_max_stack=0)
+    users = [make_player(f"p{k}") for k in range(1, 13)]
+    for user in users:
+        register(tournament, user)
+    tournament = start(tournament)
+    rng = random.Random(9)
+    one_round(tournament, rng, passive=True)
+    a, b = tables_of(tournament)
+    bust(a, 1)
+    loser = Seat.objects.filter(table=a, chips=0).get().player
+    rebought = tournament_rebuy(tournament_id=tournament.pk, user=loser, key=str(uuid.uuid4()))
+
+    assert services.hand_start(table_id=b.pk, force=True) is not None  # the other table
+
+    assert Seat.objects.get(player=loser).chips == STACK
+    assert Entry.objects.get(tournament=tournament, user=loser).state == EntryState.PLAYING
+    assert not log(tournament, "busted")
+    assert chips_in_play(tournament) == entries_paid(tournament) * STACK + rebought.chips
+    assert pool_account(tournament_id=tournament.pk, currency=Currency.PLAY).balance == \
+        entries_paid(tournament) * BUY_IN + 500
+    report = ledger_audit()
+    assert report.ok, report.summary()
+
+
+def test_a_late_registrant_waiting_for_his_seat_brings_the_chips_he_bought(make_player,
+                                                                          fake_timers):
+    tournament = scheduled(max_rebuys=1, rebuy_levels=2, rebuy_price=500, rebuy_chips=STACK,
+                           rebuy_max_stack=STACK)
+    for k in range(1, 13):
+        register(tournament, make_player(f"p{k}"))
+    tournament = start(tournament)
+    one_round(tournament, random.Random(10), passive=True)
+    late = make_player("late")
+    register(tournament, late)  # paid, waiting for the next step's seat
+    tournament_rebuy(tournament_id=tournament.pk, user=late, key=str(uuid.uuid4()))
+    for table in tables_of(tournament):
+        if services.hand_start(table_id=table.pk, force=True) is not None:
+            break
+    assert Seat.objects.get(player=late).chips == 2 * STACK
+    assert log(tournament, "seated")[0]["stack"] == 2 * STACK
+    assert chips_in_play(tournament) == entries_paid(tournament) * STACK + STACK
