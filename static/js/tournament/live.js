@@ -70,21 +70,17 @@ function startAlerts() {
   for (const box of document.querySelectorAll("[data-tournament-alerts]")) {
     const userId = Number(box.dataset.userId);
     const status = box.querySelector("[role=status]");
-    const tell = (title, text, tableId) => {
-      alert().raise(title);
+    const show = (text, tableId) => {
       const link = el("a", { href: `/tables/${tableId}/`, class: "open-table" }, "Open your table");
       status.replaceChildren(text, link);
     };
+    const tell = (title, text, tableId) => { alert().raise(title); show(text, tableId); };
     for (const id of box.dataset.tournamentAlerts.split(/\s+/).filter(Boolean)) {
       watchTournament(Number(id)).listen((state, event) => {
         const name = state.tournament.name;
         if (!event) {  // a snapshot (the page opened, or came back): no news, but the way in
           const me = state.standings.find((s) => s.player_id === userId && s.state === "playing");
-          if (me && me.table_id && !status.textContent) {
-            const link = el("a", { href: `/tables/${me.table_id}/`, class: "open-table" },
-              "Open your table");
-            status.replaceChildren(`${name}: you are playing. `, link);
-          }
+          if (me && me.table_id && !status.textContent) show(`${name}: you are playing. `, me.table_id);
         } else if (event.type === "started") {
           const table = event.tables.find((t) => t.players.some((p) => p.player_id === userId));
           if (table) {
