@@ -55,7 +55,9 @@ def worker(*, beat: bool = False, tmp_path: Any = None,
             "-n", name, "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
     if beat:
         args += ["-B", "-s", str(tmp_path / f"beat-{uuid.uuid4().hex[:6]}")]
-    process = subprocess.Popen(args, cwd=REPO, env=room_env(CELERY_QUEUE=queue))
+    # A session of its own: `kill_hard` kills its embedded beat (a child process) with it.
+    process = subprocess.Popen(args, cwd=REPO, env=room_env(CELERY_QUEUE=queue),
+                               start_new_session=True)
     try:
         worker_ready(name)
         process.name = name  # type: ignore[attr-defined]
@@ -74,8 +76,13 @@ def forget_queue(queue: str) -> None:
 
 
 def kill_hard(process: subprocess.Popen) -> None:
-    """kill -9: no cleanup, reserved eta tasks are lost with the process."""
-    process.send_signal(signal.SIGKILL)
+    """kill -9: no cleanup, reserved eta tasks are lost with the process. A worker dies with
+    its children (a crashed host takes the embedded beat too); killing the worker alone left
+    its beat running, and scheduling sweeps, after the test."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # a worker: the leader of its own group
+    except ProcessLookupError:  # daphne: a process of the test's group
+        process.send_signal(signal.SIGKILL)
     process.wait(timeout=10)
 
 
