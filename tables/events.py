@@ -505,30 +505,28 @@ class TournamentCreated(TypedDict):
     starts_at: str | None
 
 
-class TournamentRegistered(TypedDict):
+class _EntryChange(TypedDict):
+    """An entry bought or refunded, and the field and payouts it leaves."""
+
+    player: str
+    player_id: int
+    entry: int
+    entries: int
+    players: int
+    prize_pool: int
+    payouts: list[PayoutPlace]
+
+
+class TournamentRegistered(_EntryChange):
     """An entry (or a re-entry: `entry` 2, 3, ...) bought; the field and payouts now."""
 
     type: Literal["registered"]
-    player: str
-    player_id: int
-    entry: int
-    entries: int
-    players: int
-    prize_pool: int
-    payouts: list[PayoutPlace]
 
 
-class TournamentUnregistered(TypedDict):
+class TournamentUnregistered(_EntryChange):
     """An entry refunded before the start; the field and payouts now."""
 
     type: Literal["unregistered"]
-    player: str
-    player_id: int
-    entry: int
-    entries: int
-    players: int
-    prize_pool: int
-    payouts: list[PayoutPlace]
 
 
 class SeatedPlayer(TypedDict):
