@@ -109,3 +109,22 @@ def test_fold_and_leave_on_ones_turn(room_url, new_page, make_user, make_table):
     wallet = LedgerAccount.objects.get(kind=AccountKind.WALLET, user__username="alice")
     expect(alice.locator('[data-balance-currency="PLAY"]')).to_have_attribute(
         "data-amount", str(wallet.balance), timeout=TIMEOUT)
+
+
+def test_a_seat_click_survives_a_redraw_between_press_and_release(
+        room_url, new_page, make_user, make_table):
+    """The felt is drawn again on every event: at a busy table one lands while a player's
+    mouse is down on "Sit here". The empty seat's button must be the same one at the release,
+    or the browser sends no click and the buy-in dialog never opens."""
+    table = make_table(name="Busy", structure="NL", lower_stake=2, hand_pause_seconds=1)
+    alice, bob = players_at(room_url, new_page, make_user, table, ["alice", "bob"])
+    alice.get_by_role("button", name="Sit in seat 1").click()
+    alice.locator("#buyin-confirm").click()
+    expect(seat(bob, 1)).to_contain_text("alice", timeout=TIMEOUT)
+
+    bob.get_by_role("button", name="Sit in seat 2").hover()
+    bob.mouse.down()
+    alice.locator("#sit-out").click()  # an event: bob's felt is drawn again
+    expect(seat(bob, 1)).to_contain_text("Sitting out", timeout=TIMEOUT)
+    bob.mouse.up()
+    expect(bob.locator("#buyin-dialog")).to_be_visible()

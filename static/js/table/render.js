@@ -43,16 +43,29 @@ const STREETS = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River"
 export function renderFelt(felt, state, opts) {
   const { table, hand } = state;
   const anchor = state.you.seat ?? 1;
-  felt.querySelectorAll(".seat, .bet-chips, .dealer-button").forEach((e) => e.remove());
+  felt.querySelectorAll(".bet-chips, .dealer-button").forEach((e) => e.remove());
+  const drawn = new Map([...felt.querySelectorAll(".seat")].map((b) => [Number(b.dataset.seat), b]));
+  drawn.forEach((b, n) => { if (n > table.max_seats) b.remove(); });
   const occupied = new Map(state.seats.map((s) => [s.seat, s]));
   for (let n = 1; n <= table.max_seats; n++) {
     const pos = seatPosition(n, table.max_seats, anchor);
     const s = occupied.get(n);
-    const box = el("div", "seat");
+    const empty = s ? "" : `empty ${opts.canSit}`;
+    let box = drawn.get(n);
+    if (empty && box?.dataset.empty === empty) {
+      // The same empty seat is kept, not drawn again: a click whose press and release fall
+      // on either side of a redraw (an event at a busy table) still reaches its button.
+      Object.assign(box.style, { left: `${pos.x}%`, top: `${pos.y}%` });
+      continue;
+    }
+    const fresh = el("div", "seat");
+    if (box) box.replaceWith(fresh); else felt.append(fresh);
+    box = fresh;
     box.dataset.seat = n;
     box.style.left = `${pos.x}%`;
     box.style.top = `${pos.y}%`;
     if (!s) {
+      box.dataset.empty = empty;
       box.classList.add("empty");
       if (opts.canSit) {
         const b = el("button", "sit-here", "Sit here");
@@ -63,7 +76,6 @@ export function renderFelt(felt, state, opts) {
       } else {
         box.append(el("span", "seat-empty", `Seat ${n}`));
       }
-      felt.append(box);
       continue;
     }
     const live = hand && !hand.is_over && s.in_hand;
@@ -132,7 +144,7 @@ export function renderFelt(felt, state, opts) {
     } else if (s.description) {
       box.append(el("div", "result muted", s.description));
     }
-    felt.append(box);
+    let last = box; // a seat's bet and button follow it, in reading order
 
     if (live && s.blind) {
       const b = el("span", `blind-marker ${s.blind.toLowerCase()}`, s.blind);
@@ -146,7 +158,8 @@ export function renderFelt(felt, state, opts) {
       chips.innerHTML = '<span class="chip" aria-hidden="true"></span>';
       chips.append(el("span", "amount", amountText(s.bet, table)));
       chips.setAttribute("aria-label", `${s.name} bet ${amountText(s.bet, table)}`);
-      felt.append(chips);
+      last.after(chips);
+      last = chips;
     }
     if (state.button === n) {
       const d = el("span", "dealer-button", "D");
@@ -155,7 +168,7 @@ export function renderFelt(felt, state, opts) {
       const beside = seatPosition(n + 0.42, table.max_seats, anchor);
       d.style.left = `${lerp(50, beside.x, 0.74)}%`;
       d.style.top = `${lerp(50, beside.y, 0.74)}%`;
-      felt.append(d);
+      last.after(d);
     }
   }
   renderCenter(felt, state);
