@@ -179,6 +179,36 @@ def test_sorting_keeps_the_filters_and_the_filters_keep_the_sort(client, demo_ta
     assert '<option value="name" selected>' in html
 
 
+def test_each_sort_gets_its_own_head_though_the_head_is_drawn_once_for_every_poll(
+        client, demo_tables):
+    """The column heads and the sort fields are kept for every poll with the same filters
+    (they cost a poll half its time): a new sort must not get the last one's."""
+    by_name = client.get(reverse("lobby"), {"sort": "name", "dir": "desc"}, HTTP_HX_REQUEST="true")
+    by_pot = client.get(reverse("lobby"), {"sort": "avg_pot", "dir": "asc"},
+                        HTTP_HX_REQUEST="true")
+    again = client.get(reverse("lobby"), {"sort": "name", "dir": "desc"}, HTTP_HX_REQUEST="true")
+
+    html = by_pot.content.decode()
+    assert '<th scope="col" class="avg_pot" aria-sort="ascending">' in html
+    assert '<option value="avg_pot" selected>' in html and '<option value="asc" selected>' in html
+    assert 'aria-sort="descending"' not in html
+    assert again.content == by_name.content
+
+
+def test_a_poll_reads_his_session_his_account_his_exclusion_and_his_places_once(
+        client, demo_tables, make_user, django_assert_num_queries):
+    """Every open lobby polls every 5 s: what a poll reads beyond the shared rows is the
+    visitor's own, one query each, whatever the page shows."""
+    ann = make_user("ann")
+    Seat.objects.create(table=demo_tables["hu"], player=ann, number=1, chips=2000)
+    client.force_login(ann)
+    client.get(reverse("lobby"), HTTP_HX_REQUEST="true")  # the shared rows, computed
+
+    with django_assert_num_queries(4):
+        response = client.get(reverse("lobby"), HTTP_HX_REQUEST="true")
+    assert f'data-table-id="{demo_tables["hu"].pk}"' in response.content.decode()
+
+
 def test_an_unknown_sort_is_a_bad_request(client, demo_tables):
     response = client.get(reverse("lobby"), {"sort": "secret"}, HTTP_HX_REQUEST="true")
 
