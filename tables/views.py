@@ -115,8 +115,9 @@ def _with_waiting(request: HttpRequest, rows: list[LobbyRow], *, excluded: bool 
     if not request.user.is_authenticated:
         return [(row, _usual(row, signed_in=False)) for row in rows]
     # One round trip for both: a player has a few seats and places, the page 50 rows.
-    places = list(Seat.objects.filter(player=request.user).values_list("table_id", Value(True))
-                  .union(WaitingListEntry.objects.filter(player=request.user)
+    places = list(Seat.objects.filter(player=request.user).order_by()
+                  .values_list("table_id", Value(True))
+                  .union(WaitingListEntry.objects.filter(player=request.user).order_by()
                          .values_list("table_id", Value(False))))
     seated = {table_id for table_id, at_table in places if at_table}
     mine = {table_id for table_id, at_table in places if not at_table}
