@@ -18,7 +18,8 @@ every 5 s, as the page's htmx does), and a trickle of reconnects (the socket dro
 with ``?last_version=``), top-ups, leaves and newcomers taking the freed seats. Client
 processes: ``--clients`` (a table's sockets share one).
 
-Report of one run (``--seconds`` measured after ``--warmup``): tables, sockets of each kind,
+Tables fill at ``--arrivals`` tables a second. Report of one run (``--seconds`` measured
+after ``--warmup`` from the last seat taken): tables, sockets of each kind,
 hands/hour/table achieved against intended (the players' own think and timer time plus the
 pause, per hand), actions/s, p50/p95/p99 of action → every socket of the table and of hand end
 → next deal (against the pause), timer lateness p99 (client-observed from the turn's deadline;
@@ -503,18 +504,34 @@ async def client_run(spec: dict[str, Any], together: Any,
                         watch_only=True)
         listeners[table["id"]].append(spectator)
         bots.append(spectator)
+    # Tables fill at --arrivals tables a second (shared by the client processes), as players
+    # come to a room, not all in the same instant: the seating is not what is measured.
+    spacing = spec["arrival_spacing"]
+    order = {table["id"]: n for n, table in enumerate(spec["tables"])}
+
+    async def arrive(bot: Bot) -> Any:
+        await asyncio.sleep(order[bot.table_id] * spacing)
+        return await bot.run()
+
     for bot in bots:
-        tasks[bot] = asyncio.create_task(bot.run())
+        tasks[bot] = asyncio.create_task(arrive(bot))
     lobby_stop = asyncio.Event()
     lobby_stats = Counter()
     lobby_polls: list[float] = []
-    lobbies = [asyncio.create_task(lobby_page(spec["front"], cookie, lobby_stop, lobby_stats,
-                                              lobby_polls, in_window))
-               for cookie in spec["lobby"]]
+    # Lobby pages open while the tables fill, spread over the same time (72 lobby pages of
+    # 78 KB opened in one second kept a daphne from answering handshakes for 5 s).
+    filling = len(spec["tables"]) * spacing
+
+    async def visit(n: int, cookie: str) -> None:
+        await asyncio.sleep(filling * n / len(spec["lobby"]))
+        await lobby_page(spec["front"], cookie, lobby_stop, lobby_stats, lobby_polls, in_window)
+
+    lobbies = [asyncio.create_task(visit(n, cookie)) for n, cookie in enumerate(spec["lobby"])]
 
     seating = time.monotonic()
     players = [b for b in bots if not b.watch_only]
-    while any(b.seat is None for b in players) and time.monotonic() - seating < 120:
+    patience = 120 + len(spec["tables"]) * spacing
+    while any(b.seat is None for b in players) and time.monotonic() - seating < patience:
         await asyncio.sleep(0.2)
     seated_after = time.monotonic() - seating
     await _all_here(together)
@@ -678,7 +695,7 @@ def run_step(room: Room, args: argparse.Namespace, *, tables: int,
               "reconnect_seconds": args.reconnect_seconds, "top_up_seconds": args.top_up_seconds,
               "leave_seconds": args.leave_seconds, "warmup": args.warmup,
               "seconds": args.seconds, "grace": args.grace, "pause": defaults["pause"],
-              "timer": defaults["timer"]}
+              "timer": defaults["timer"], "arrival_spacing": args.clients / args.arrivals}
     procs = [ctx.Process(target=client_main, args=(
         {**common, "tables": share, "seed": i, "lobby": lobby[i::len(shares)]}, results,
         together)) for i, share in enumerate(shares)]
@@ -704,7 +721,8 @@ def run_step(room: Room, args: argparse.Namespace, *, tables: int,
 
     parts: list[dict[str, Any]] = []
     reader: threading.Thread | None = None
-    deadline = time.monotonic() + 120 + args.warmup + args.seconds + args.grace + 300
+    deadline = (time.monotonic() + 120 + tables / args.arrivals + args.warmup + args.seconds
+                + args.grace + 300)
     try:
         while len(parts) < len(procs):
             try:
@@ -858,6 +876,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--clients", type=int, default=1, help="client processes")
     p.add_argument("--seconds", type=float, default=60.0, help="measured window")
     p.add_argument("--warmup", type=float, default=10.0)
+    p.add_argument("--arrivals", type=float, default=10.0,
+                   help="tables whose players arrive per second, until all are seated")
     p.add_argument("--grace", type=float, default=90.0,
                    help="for the bots to leave (a hand with a turn left to the timer lasts)")
     p.add_argument("--find-capacity", action="store_true")
@@ -937,7 +957,8 @@ def main(argv: list[str] | None = None) -> int:
               f"6-max NL 1/2, pause {args.defaults['pause']} s, timers {timers[0]}+{timers[1]} s "
               f"({defaults['timeout_policy']}); players: think log-normal median "
               f"{args.think_median:g} s capped at {args.think_cap:g} s, {100 * args.timeout_rate:g} "
-              f"% of turns timed out; {os.cpu_count()} cores", flush=True)
+              f"% of turns timed out, {args.arrivals:g} tables arriving a second; "
+              f"{os.cpu_count()} cores", flush=True)
         room_start(room, servers=args.servers, concurrency=concurrency, tag=tag)
         args.pg_pids = postgres_pids(args.server, args.database)
         args.redis_pids = redis_pids(args.redis)

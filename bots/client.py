@@ -241,13 +241,15 @@ class Bot:
     async def run(self) -> BotResult:
         """Play until the bot left (or was stopped). A dropped connection (a restarted server)
         is reopened with `?last_version=` for up to `reconnect_seconds`, like the web client."""
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
 
         while True:
             try:
                 await self.session()
                 return self.result
-            except (TimeoutError, ConnectionClosed, OSError) as e:
+            except (TimeoutError, ConnectionClosed, OSError, InvalidStatus) as e:
+                if isinstance(e, InvalidStatus):  # the page retries it too, but it is an error
+                    self.result.errors[f"handshake answered {e.response.status_code}"] += 1
                 now = time.monotonic()
                 self.lost_at = self.lost_at or now
                 # Never connected: a wrong address, not a restart. Say so within seconds.

@@ -246,7 +246,11 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# The room speaks English only (no translations). With translation on, every number a page
+# formats asks a thread-shared Local for the active language under its lock; a busy daphne's
+# request threads queued on that lock while holding their database connections, and the
+# sockets' reads waited for one (bench/capacity.py, docs/benchmarks.md).
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
