@@ -232,6 +232,31 @@ async def test_a_bot_that_never_got_in_gives_up_within_seconds_naming_the_addres
     assert time.monotonic() - started < 6
 
 
+async def test_a_handshake_answered_with_an_error_is_retried_like_the_page_and_counted():
+    """A proxy that answers 502 (its daphne was busy): the page tries again, so does the bot,
+    and each refusal is an error in its result."""
+
+    answered = []
+
+    async def bad_gateway(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        answered.append(time.monotonic())
+        writer.write(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    proxy = await asyncio.start_server(bad_gateway, "127.0.0.1", 0)
+    port = proxy.sockets[0].getsockname()[1]
+    bot = Bot(url=f"http://127.0.0.1:{port}", table_id=7, user_id=1, name="b1",
+              cookie="sessionid=x", seat=1, tally=TableTally(target=1))
+    with pytest.raises(ConnectionError, match="no room answers"):
+        await bot.run()
+    proxy.close()
+
+    assert len(answered) >= 3  # tried again, within the first connect's patience
+    assert bot.result.errors["handshake answered 502"] == len(answered)
+
+
 def test_requirements_txt_alone_provides_every_module_the_bots_import():
     """`make run` installs requirements.txt only: each third-party module that the bots command
     and bots/client.py import (at the top or inside functions) comes from a distribution it
