@@ -876,7 +876,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--clients", type=int, default=1, help="client processes")
     p.add_argument("--seconds", type=float, default=60.0, help="measured window")
     p.add_argument("--warmup", type=float, default=10.0)
-    p.add_argument("--arrivals", type=float, default=10.0,
+    p.add_argument("--arrivals", type=float, default=2.0,
                    help="tables whose players arrive per second, until all are seated")
     p.add_argument("--grace", type=float, default=90.0,
                    help="for the bots to leave (a hand with a turn left to the timer lasts)")
