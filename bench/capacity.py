@@ -271,6 +271,10 @@ def group_pids(room: Room) -> dict[str, Callable[[], list[int]]]:
 
 
 # The server's own counts (/metrics of any daphne: every process's values, summed) ----------
+HISTOGRAMS = {"room_timer_lateness_seconds_bucket": "lateness",
+              "room_act_seconds_bucket": "act"}  # bucket samples → the report's name
+
+
 def metrics_read(url: str, token: str) -> dict[str, Any]:
     from prometheus_client.parser import text_string_to_metric_families
 
@@ -279,11 +283,11 @@ def metrics_read(url: str, token: str) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=30) as response:
         text = response.read().decode()
     out: dict[str, Any] = defaultdict(float)
-    lateness: dict[float, float] = defaultdict(float)
+    histograms = {name: defaultdict(float) for name in HISTOGRAMS.values()}
     for family in text_string_to_metric_families(text):
         for s in family.samples:
-            if s.name == "room_timer_lateness_seconds_bucket":
-                lateness[float(s.labels["le"])] += s.value
+            if s.name in HISTOGRAMS:
+                histograms[HISTOGRAMS[s.name]][float(s.labels["le"])] += s.value
             elif s.name == "room_sockets_open":
                 out[f"sockets_{s.labels.get('kind')}"] += s.value
             elif s.name in ("room_snapshots_total", "room_hands_started_total",
@@ -292,15 +296,15 @@ def metrics_read(url: str, token: str) -> dict[str, Any]:
                 out[s.name] += s.value
                 if s.name == "room_actions_total" and s.labels.get("action") == "timeout":
                     out["timeouts"] += s.value
-    out["lateness"] = dict(lateness)
+    out.update({name: dict(buckets) for name, buckets in histograms.items()})
     return dict(out)
 
 
 def metrics_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     diff = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after
-            if k != "lateness" and not k.startswith("sockets_")}
-    diff["lateness"] = {le: n - before["lateness"].get(le, 0.0)
-                        for le, n in after["lateness"].items()}
+            if k not in HISTOGRAMS.values() and not k.startswith("sockets_")}
+    for name in HISTOGRAMS.values():
+        diff[name] = {le: n - before[name].get(le, 0.0) for le, n in after[name].items()}
     diff.update({k: v for k, v in after.items() if k.startswith("sockets_")})
     return diff
 
@@ -792,6 +796,7 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "next_deal_samples": len(next_deal), "pause": args.defaults["pause"],
         "lateness_p99_ms": 1000 * percentile(lateness, 0.99), "lateness_samples": len(lateness),
         "server_lateness_p99": bucket_quantile(server.get("lateness", {}), 0.99),
+        "server_act": [bucket_quantile(server.get("act", {}), q) for q in (0.5, 0.99)],
         "server_timeouts": server.get("timeouts", 0.0) if server else math.nan,
         "cpu": cpu, "pg_connections": conns,
         "snapshots": server.get("room_snapshots_total", math.nan),
@@ -848,7 +853,9 @@ def report(r: dict[str, Any]) -> list[str]:
         f"and the pause's share of the tables' time)",
         f"actions/s: {r['actions_per_s']:.1f} ({r['timeouts']} timeouts)",
         f"action -> every socket p50/p95/p99 ms: {ms3(r['latency'])} "
-        f"({r['latency_samples']} samples)",
+        f"({r['latency_samples']} samples); of which the server's act (arrival -> step "
+        f"committed) p50/p99 <= {1000 * r['server_act'][0]:.0f} / "
+        f"{1000 * r['server_act'][1]:.0f} ms (room_act_seconds)",
         f"hand end -> next deal p50/p95/p99 ms: {ms3(r['next_deal'])} against the "
         f"{r['pause']:g} s pause ({r['next_deal_samples']} samples)",
         f"timer lateness p99 ms: {r['lateness_p99_ms']:.1f} client-observed "

@@ -36,6 +36,11 @@ TIMER_LATENESS = Histogram(
     "room_timer_lateness_seconds",
     "Seconds between a turn's deadline and the server acting for the absent player.",
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
+ACT_SECONDS = Histogram(
+    "room_act_seconds",
+    "Seconds from a player's `act` reaching daphne to its table step committed: waiting for a "
+    "database thread, then the step (the rest of action -> every socket is the fan-out).",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5))
 SWEEP_ACTS = Counter("room_sweep_acts", "What the beat sweeper did that a lost task missed "
                      "(timeouts, hands_started, sit_outs_removed).", ["what"])
 EFFECT_FAILURES = Counter("room_effect_failures", "What a committed table step does next that "

@@ -516,9 +516,11 @@ class TableConsumer(EventStream):
                 raise BadRequest("bad_request", "'action' must be one of fold, check, call, bet, raise.")
             if action in ("show", "muck"):
                 raise BadRequest("bad_request", f"Send {{\"type\": \"{action}\"}} to {action}.")
-            await in_thread(services.act)(
-                **ids, action=action, amount=_int_field(content, "amount", required=False),
-                expected_version=_int_field(content, "version"))
+            amount, version = (_int_field(content, "amount", required=False),
+                               _int_field(content, "version"))
+            with metrics.ACT_SECONDS.time():
+                await in_thread(services.act)(**ids, action=action, amount=amount,
+                                              expected_version=version)
         elif kind == "show":  # at a showdown that asks, or in the pause after the hand
             await in_thread(services.hand_show)(**ids)
         elif kind == "rabbit_hunt":  # the board a fold-out left undealt (rabbit_hunting.py)

@@ -68,6 +68,26 @@ async def test_two_players_sit_and_play_a_hand_to_showdown(play_table, make_play
         await c.close()
 
 
+async def test_each_act_is_timed_from_its_arrival_to_its_step(play_table, make_player):
+    """`room_act_seconds` (the server's share of action -> every socket) counts each `act`
+    message once, refused ones too."""
+    from prometheus_client import REGISTRY
+
+    def timed() -> float:
+        return REGISTRY.get_sample_value("room_act_seconds_count") or 0.0
+
+    alice, bob = await sync_to_async(make_player)("alice"), await sync_to_async(make_player)("bob")
+    players = await seated(play_table, alice, bob)
+    await start(play_table)
+    before = timed()
+    await play_hand(players, [], passive=True)
+    sent = sum(1 for c in players for f in c.sent if f.get("type") == "act")
+
+    assert sent > 0 and timed() - before == sent
+    for c in players:
+        await c.close()
+
+
 async def test_one_step_reaches_each_socket_as_one_frame(play_table, make_player):
     """An action and the turn it passes on are recorded together and arrive as one `events`
     frame, with the next player's private copy of the turn (his legal actions) inside his."""

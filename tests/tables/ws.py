@@ -23,6 +23,7 @@ class Client:
         self.comm, self.user, self.name = comm, user, name
         self.frames: list[dict[str, Any]] = []  # as applied: `events` frames unpacked
         self.wire: list[dict[str, Any]] = []  # as received
+        self.sent: list[dict[str, Any]] = []
         self.version: int | None = None
         self.seat: int | None = None
 
@@ -88,6 +89,7 @@ class Client:
         """Send a message; money-moving ones get a fresh `request_id` unless given one."""
         if message.get("type") in ("sit", "top_up", "leave") and "request_id" not in message:
             message["request_id"] = uuid.uuid4().hex
+        self.sent.append(message)
         await self.comm.send_json_to(message)
 
     async def send_raw(self, text: str) -> None:
