@@ -534,7 +534,7 @@ async def client_run(spec: dict[str, Any], together: Any,
 
     seating = time.monotonic()
     players = [b for b in bots if not b.watch_only]
-    patience = 120 + len(spec["tables"]) * spacing
+    patience = 120 + filling
     while any(b.seat is None for b in players) and time.monotonic() - seating < patience:
         await asyncio.sleep(0.2)
     seated_after = time.monotonic() - seating

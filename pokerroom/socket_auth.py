@@ -3,9 +3,9 @@ the sockets' database threads (tables/consumers.py `in_thread`).
 
 Channels' `AuthMiddleware` reads them through `database_sync_to_async`, whose default runs
 every call of a process in one shared thread. When a daphne restarts, every socket of its
-tables reconnects at once (nginx moves them to the other daphnes); queued one by one behind
-that thread, the last handshakes passed daphne's 5 s timeout and were reset (bench/capacity.py
-at 200 tables: 69 sockets refused).
+tables reconnects at once (nginx moves them to the other daphnes): queued one by one behind
+that thread, the last handshakes would wait for all the others' reads, past daphne's 5 s
+handshake limit when the process is busy.
 """
 from __future__ import annotations
 

@@ -133,7 +133,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     of its own on the channel layer (table events reach the consumers of a process through its
     hub, tables/fanout.py) and without the per-message `aclose_old_connections()` hop (every
     database call here goes through `in_thread`, Channels' `database_sync_to_async`, which
-    closes stale connections itself, in the thread using them). tests/tables/test_socket_input.py pins that contract.
+    closes stale connections itself, in the thread using them).
+    tests/tables/test_socket_input.py pins that contract.
     Whatever ends the loop (a close, a bug), `ended` runs: nothing stays subscribed."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
