@@ -290,8 +290,8 @@ def _request_key(content: dict, user_id: int) -> str:
 # one set for the process rather than one per event loop. Channels' test communicator turns
 # the closing of connections after each call off, and a test's loop ends with its threads:
 # each test left its threads' connections checked out of the pool until it ran dry.
-DB_THREADS = ThreadPoolExecutor(max_workers=min(32, (os.cpu_count() or 1) + 4),
-                                thread_name_prefix="socket-db")
+DB_THREAD_COUNT = min(32, (os.cpu_count() or 1) + 4)
+DB_THREADS = ThreadPoolExecutor(max_workers=DB_THREAD_COUNT, thread_name_prefix="socket-db")
 
 
 @functools.cache

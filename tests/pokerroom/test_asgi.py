@@ -6,7 +6,8 @@ from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio,
+              pytest.mark.usefixtures("close_db_threads")]
 
 
 async def connect(origin: bytes) -> tuple[bool, WebsocketCommunicator]:
