@@ -1,8 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
 WebSockets are wrapped in AllowedHostsOriginValidator (a page from another origin cannot open a
-socket with our cookies) and Channels' auth stack (consumers know who is asking), reading the
-user in a pool thread (pokerroom/socket_auth.py).
+socket with our cookies) and AuthMiddlewareStack (consumers know who is asking).
 """
 from __future__ import annotations
 
@@ -19,11 +18,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokerroom.settings")
 sys.setswitchinterval(float(os.environ.get("ROOM_SWITCH_INTERVAL", "0.0005")))
 django_asgi_app = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from pokerroom.routing import websocket_urlpatterns  # noqa: E402  (needs Django set up first)
-from pokerroom.socket_auth import auth_stack  # noqa: E402
+from pokerroom.routing import websocket_urlpatterns  # noqa: E402
 
 # Everything imported so far lives as long as the process: keep it out of the collector's
 # full passes, and collect young objects less often (a busy server allocates many per
@@ -34,7 +33,6 @@ gc.set_threshold(*(int(n) for n in os.environ.get("ROOM_GC_THRESHOLD", "50000,20
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            auth_stack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -5,11 +5,9 @@ import asyncio
 import functools
 import json
 import logging
-import os
 import re
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -132,9 +130,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     (an ASGI app that awaits `receive` and dispatches each message by type), without a channel
     of its own on the channel layer (table events reach the consumers of a process through its
     hub, tables/fanout.py) and without the per-message `aclose_old_connections()` hop (every
-    database call here goes through `in_thread`, Channels' `database_sync_to_async`, which
-    closes stale connections itself, in the thread using them).
-    tests/tables/test_socket_input.py pins that contract.
+    database call here goes through `database_sync_to_async`, which closes stale connections
+    itself, in the thread using them). tests/tables/test_socket_input.py pins that contract.
     Whatever ends the loop (a close, a bug), `ended` runs: nothing stays subscribed."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -247,7 +244,7 @@ class LobbyConsumer(RoomConsumer):
         await self.send_lobby()
 
     async def send_lobby(self) -> None:
-        tables = await in_thread(lobby_snapshot)()
+        tables = await database_sync_to_async(lobby_snapshot)()
         await self.send_json({"type": "lobby", "tables": tables})
 
 
@@ -286,22 +283,12 @@ def _request_key(content: dict, user_id: int) -> str:
     return f"ws:{user_id}:{request_id}"
 
 
-# The threads sockets' database calls run in: as many as asyncio's default executor has, but
-# one set for the process rather than one per event loop. Channels' test communicator turns
-# the closing of connections after each call off, and a test's loop ends with its threads:
-# each test left its threads' connections checked out of the pool until it ran dry.
-DB_THREAD_COUNT = min(32, (os.cpu_count() or 1) + 4)
-DB_THREADS = ThreadPoolExecutor(max_workers=DB_THREAD_COUNT, thread_name_prefix="socket-db")
-
-
 @functools.cache
 def in_thread(service: Callable[..., Any]) -> Callable[..., Any]:
-    """`service` as an awaitable run by any of `DB_THREADS`, not the one shared thread:
+    """`service` as an awaitable run by any thread of the pool, not the one shared thread:
     sockets of different tables act in parallel (the table row lock orders one table's
-    calls), and a burst of connects (a restarted daphne's tables coming back at once) is not
-    queued behind one thread past daphne's handshake timeout. Wrapped once per service, not
-    per message: pass functions, never bound methods (the cache would keep every consumer)."""
-    return database_sync_to_async(service, thread_sensitive=False, executor=DB_THREADS)
+    calls). Wrapped once per service, not per message."""
+    return database_sync_to_async(service, thread_sensitive=False)
 
 
 class EventStream(RoomConsumer):
@@ -377,7 +364,7 @@ class EventStream(RoomConsumer):
 
     async def _resync(self, last_version: int | None) -> None:
         if last_version is not None:
-            events = await in_thread(type(self).read_events)(self, last_version)
+            events = await database_sync_to_async(self.read_events)(last_version)
             if events is not None:
                 self.version = last_version
                 for message in events:
@@ -389,7 +376,7 @@ class EventStream(RoomConsumer):
 
     async def _snapshot(self) -> None:
         metrics.SNAPSHOTS.inc()
-        snap = await in_thread(type(self).read_snapshot)(self)
+        snap = await database_sync_to_async(self.read_snapshot)()
         self.version = snap["version"]
         self.forget_delivered()
         await self.send_json(snap)
@@ -466,7 +453,7 @@ class TableConsumer(EventStream):
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.closed, self.present = False, False
         self.stream_start()
-        if not await in_thread(_table_open)(self.table_id):
+        if not await database_sync_to_async(_table_open)(self.table_id):
             await self.close(code=4404)
             return
         await self.stream_join(table_group(self.table_id))
@@ -474,10 +461,10 @@ class TableConsumer(EventStream):
         await self.resync(query_last_version(self.scope))
         if self.user_id is not None:
             ids = {"table_id": self.table_id, "user_id": self.user_id}
-            dropped_at = await in_thread(services.presence_join)(**ids)
+            dropped_at = await database_sync_to_async(services.presence_join)(**ids)
             self.present = True
             if dropped_at is not None:
-                await in_thread(services.hand_reconnect_bonus)(
+                await database_sync_to_async(services.hand_reconnect_bonus)(
                     **ids, dropped_at=dropped_at)
 
     def read_snapshot(self) -> Mapping[str, Any]:
@@ -493,7 +480,7 @@ class TableConsumer(EventStream):
         await super().ended()
         if getattr(self, "present", False):
             self.present = False
-            await in_thread(services.presence_leave)(
+            await database_sync_to_async(services.presence_leave)(
                 table_id=self.table_id, user_id=self.user_id)
 
     # Client messages ----------------------------------------------------------------------

@@ -8,7 +8,9 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from tables.consumers import BadRequest, EventStream, in_thread, query_last_version
+from channels.db import database_sync_to_async
+
+from tables.consumers import BadRequest, EventStream, query_last_version
 from tables.groups import server_loop_use, tournament_group
 from tables.tournaments.models import Tournament
 from tables.tournaments.snapshots import tournament_events_since, tournament_snapshot
@@ -27,7 +29,7 @@ class TournamentConsumer(EventStream):
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.stream_start()
-        if not await in_thread(_exists)(self.tournament_id):
+        if not await database_sync_to_async(_exists)(self.tournament_id):
             await self.close(code=4404)
             return
         await self.stream_join(tournament_group(self.tournament_id))

@@ -6,8 +6,7 @@ from channels.testing import WebsocketCommunicator
 
 from pokerroom.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio,
-              pytest.mark.usefixtures("close_db_threads")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def connect(origin: bytes) -> tuple[bool, WebsocketCommunicator]:

@@ -1,7 +1,6 @@
 """Fixtures for the live tables: funded players, a table, recorded timers, the Redis layer."""
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -77,26 +76,13 @@ def sit(fake_timers):
 
 @pytest.fixture
 async def close_db_threads():
-    """Close the database connections of the threads consumers run their queries in: the
-    shared thread's, and each of `DB_THREADS`' (Channels' test communicator turns off their
-    closing after each call, so each would keep a pooled connection for the rest of the run
-    and leave the next tests' threads waiting for the pool)."""
+    """Close the database connection of the thread consumers run their queries in, so the
+    test database can be dropped at the end (PostgreSQL refuses while a session is open)."""
     from asgiref.sync import sync_to_async
     from django.db import connections
 
-    from tables.consumers import DB_THREAD_COUNT, DB_THREADS
-
     yield
     await sync_to_async(connections.close_all)()
-    # One call per thread: each waits for all the others, so no thread takes two.
-    meet = threading.Barrier(DB_THREAD_COUNT)
-
-    def close() -> None:
-        meet.wait(timeout=10)
-        connections.close_all()
-
-    for done in [DB_THREADS.submit(close) for _ in range(meet.parties)]:
-        done.result()
 
 
 @pytest.fixture(autouse=True, scope="session")
