@@ -272,7 +272,9 @@ def group_pids(room: Room) -> dict[str, Callable[[], list[int]]]:
 
 # The server's own counts (/metrics of any daphne: every process's values, summed) ----------
 HISTOGRAMS = {"room_timer_lateness_seconds_bucket": "lateness",
-              "room_act_seconds_bucket": "act"}  # bucket samples → the report's name
+              "room_act_seconds_bucket": "act",
+              "room_act_wait_seconds_bucket": "act_wait",
+              "room_loop_lag_seconds_bucket": "loop_lag"}  # bucket samples → the report's name
 
 
 def metrics_read(url: str, token: str) -> dict[str, Any]:
@@ -796,7 +798,8 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "next_deal_samples": len(next_deal), "pause": args.defaults["pause"],
         "lateness_p99_ms": 1000 * percentile(lateness, 0.99), "lateness_samples": len(lateness),
         "server_lateness_p99": bucket_quantile(server.get("lateness", {}), 0.99),
-        "server_act": [bucket_quantile(server.get("act", {}), q) for q in (0.5, 0.99)],
+        **{f"server_{name}": [bucket_quantile(server.get(name, {}), q) for q in (0.5, 0.99)]
+           for name in ("act", "act_wait", "loop_lag")},
         "server_timeouts": server.get("timeouts", 0.0) if server else math.nan,
         "cpu": cpu, "pg_connections": conns,
         "snapshots": server.get("room_snapshots_total", math.nan),
@@ -855,7 +858,10 @@ def report(r: dict[str, Any]) -> list[str]:
         f"action -> every socket p50/p95/p99 ms: {ms3(r['latency'])} "
         f"({r['latency_samples']} samples); of which the server's act (arrival -> step "
         f"committed) p50/p99 <= {1000 * r['server_act'][0]:.0f} / "
-        f"{1000 * r['server_act'][1]:.0f} ms (room_act_seconds)",
+        f"{1000 * r['server_act'][1]:.0f} ms (room_act_seconds), its wait for a database "
+        f"thread p50/p99 <= {1000 * r['server_act_wait'][0]:.0f} / "
+        f"{1000 * r['server_act_wait'][1]:.0f} ms; the daphnes' event-loop lag p50/p99 <= "
+        f"{1000 * r['server_loop_lag'][0]:.0f} / {1000 * r['server_loop_lag'][1]:.0f} ms",
         f"hand end -> next deal p50/p95/p99 ms: {ms3(r['next_deal'])} against the "
         f"{r['pause']:g} s pause ({r['next_deal_samples']} samples)",
         f"timer lateness p99 ms: {r['lateness_p99_ms']:.1f} client-observed "

@@ -17,11 +17,13 @@ from typing import Any, Protocol
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from observability import metrics
 from tables.groups import async_client, channel_of
 from tables.services import presence
 
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
+LAG_SAMPLE_SECONDS = 0.25
 
 
 class Member(Protocol):
@@ -41,6 +43,7 @@ class Hub:
         self.commands = asyncio.Lock()
         self.reader: asyncio.Task | None = None
         self.heartbeat = asyncio.get_running_loop().create_task(self.beat())
+        self.lag = asyncio.get_running_loop().create_task(self.lag_sample())
 
     async def join(self, group: str, member: Member) -> None:
         """Add `member` to `group`; returns once Redis delivers the group's messages to us."""
@@ -87,6 +90,15 @@ class Hub:
             except RedisConnectionError:
                 logger.warning("presence heartbeat: Redis unreachable")
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+
+    async def lag_sample(self) -> None:
+        """Time how late this loop wakes for a timer (room_loop_lag_seconds): every frame the
+        process sends waits as long behind whatever holds the loop or the GIL."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_SAMPLE_SECONDS
+            await asyncio.sleep(LAG_SAMPLE_SECONDS)
+            metrics.LOOP_LAG_SECONDS.observe(max(0.0, loop.time() - due))
 
     async def read(self) -> None:
         """Hand each message to its group's members; confirm subscriptions. redis-py

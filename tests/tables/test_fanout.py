@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 from tables import fanout
 from tables.groups import async_client, channel_of
@@ -92,3 +93,18 @@ async def test_many_sockets_joining_a_fresh_hub_at_once_all_get_their_groups():
     await until(lambda: all(m.got for m in members.values()))
     for group, member in members.items():
         await hub.leave(group, member)
+
+
+async def test_the_hub_times_how_late_its_event_loop_wakes():
+    """room_loop_lag_seconds: a loop held by blocking work shows as a late wake-up."""
+    from prometheus_client import REGISTRY
+
+    def samples(le: str) -> float:
+        return REGISTRY.get_sample_value("room_loop_lag_seconds_bucket", {"le": le}) or 0.0
+
+    fanout.hub()
+    await asyncio.sleep(fanout.LAG_SAMPLE_SECONDS / 2)  # the sampler is asleep now
+    late_before, all_before = samples("0.05"), samples("+Inf")
+    time.sleep(fanout.LAG_SAMPLE_SECONDS + 0.2)  # blocks the loop past the sampler's wake-up
+    await until(lambda: samples("+Inf") > all_before)
+    assert samples("+Inf") - samples("0.05") > all_before - late_before  # one sample was > 50 ms
