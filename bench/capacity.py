@@ -533,6 +533,8 @@ async def client_run(spec: dict[str, Any], together: Any,
         await lobby_page(spec["front"], cookie, lobby_stop, lobby_stats, lobby_polls, in_window)
 
     lobbies = [asyncio.create_task(visit(n, cookie)) for n, cookie in enumerate(spec["lobby"])]
+    client_lag: list[float] = []
+    lag_sampling = asyncio.create_task(loop_lag_sample(client_lag, in_window))
 
     seating = time.monotonic()
     players = [b for b in bots if not b.watch_only]
@@ -617,6 +619,7 @@ async def client_run(spec: dict[str, Any], together: Any,
     for task in pending:
         task.cancel()
     await asyncio.gather(*lobbies, return_exceptions=True)
+    lag_sampling.cancel()
     errors: Counter[str] = Counter()
     for bot, task in tasks.items():
         errors.update(bot.result.errors)
@@ -638,7 +641,18 @@ async def client_run(spec: dict[str, Any], together: Any,
             "let_go": sum(b.result.let_go for b in tasks),
             "reconnects": sum(b.result.reconnects for b in tasks),
             "lobby_refreshes": lobby_stats["refreshes"], "lobby_pages": lobby_pages,
-            "lobby_polls": lobby_polls}
+            "lobby_polls": lobby_polls, "client_lag": client_lag}
+
+
+async def loop_lag_sample(lags: list[float], in_window: Callable[[float], bool]) -> None:
+    """How late this client's event loop wakes for a timer, in the window: the part of its
+    latency figures that is the load generator's own (a browser tab holds one socket)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + 0.25
+        await asyncio.sleep(0.25)
+        if in_window(time.monotonic()):
+            lags.append(max(0.0, loop.time() - due))
 
 
 async def lobby_page(front: str, cookie: str, stop: asyncio.Event, stats: Counter,
@@ -794,6 +808,8 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
         "actions_per_s": counts["actions"] / args.seconds, "timeouts": counts["timeouts"],
         "latency": [1000 * percentile(latencies, q) for q in (0.5, 0.95, 0.99)],
         "latency_samples": len(latencies),
+        "client_lag": [1000 * percentile([x for p in parts for x in p["client_lag"]], q)
+                       for q in (0.5, 0.99)],
         "next_deal": [1000 * percentile(next_deal, q) for q in (0.5, 0.95, 0.99)],
         "next_deal_samples": len(next_deal), "pause": args.defaults["pause"],
         "lateness_p99_ms": 1000 * percentile(lateness, 0.99), "lateness_samples": len(lateness),
@@ -861,7 +877,9 @@ def report(r: dict[str, Any]) -> list[str]:
         f"{1000 * r['server_act'][1]:.0f} ms (room_act_seconds), its wait for a database "
         f"thread p50/p99 <= {1000 * r['server_act_wait'][0]:.0f} / "
         f"{1000 * r['server_act_wait'][1]:.0f} ms; the daphnes' event-loop lag p50/p99 <= "
-        f"{1000 * r['server_loop_lag'][0]:.0f} / {1000 * r['server_loop_lag'][1]:.0f} ms",
+        f"{1000 * r['server_loop_lag'][0]:.0f} / {1000 * r['server_loop_lag'][1]:.0f} ms; the "
+        f"clients' own event-loop lag p50/p99 {r['client_lag'][0]:.1f} / "
+        f"{r['client_lag'][1]:.1f} ms",
         f"hand end -> next deal p50/p95/p99 ms: {ms3(r['next_deal'])} against the "
         f"{r['pause']:g} s pause ({r['next_deal_samples']} samples)",
         f"timer lateness p99 ms: {r['lateness_p99_ms']:.1f} client-observed "

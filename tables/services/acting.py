@@ -10,7 +10,7 @@ from observability import metrics
 from tables.engine import HandState, IllegalAction, apply_action
 from tables.errors import TableError
 from tables.models import TableState
-from tables.services.copies import NotOnCopy, copy_take
+from tables.services.copies import NotOnCopy, copy_offer, copy_take
 from tables.services.effects import Effects
 from tables.services.eventlog import EventLog
 from tables.services.locks import Locked, table_lock
@@ -47,8 +47,7 @@ def act(*, table_id: int, user_id: int, action: str, amount: int | None = None,
             raise TableError("stale_version", f"You acted on version {expected_version}; the "
                              f"hand has moved on (the table is at version {ts.version}).")
         events = act_locked(held, user_id=user_id, action=action, amount=amount)
-        if held.xmin is not None and ts.hand_running:
-            held.effects.keep(held)
+        copy_offer(held)
         return events
 
 

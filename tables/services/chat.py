@@ -24,6 +24,7 @@ from tables.errors import TableError
 from tables.events import ChatLine, MutedPlayer
 from tables.models import ChatBan, ChatMessage, ChatMute, Seat
 from tables.recent import iso
+from tables.services.copies import copy_offer
 from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
 
@@ -100,6 +101,7 @@ def chat_say(*, table_id: int, user_id: int, text: str) -> ChatMessage:
         log = EventLog(held)
         log.add({"type": "chat", **chat_line(message)})
         log.flush()
+        copy_offer(held)
         return message
 
 

@@ -64,6 +64,15 @@ def copy_take(table_id: int) -> Locked | None:
     return copy
 
 
+def copy_offer(held: Locked) -> None:
+    """After a step under the table lock: if a hand is still running, keep the table as the
+    step commits it as the process's copy (PostgreSQL). Any locked step moves the table row's
+    version, so without this the next action would find the older copy stale and take the
+    lock again: a chat line (one a table every 30 s or so) would cost the next action that."""
+    if held.xmin is not None and held.state.hand_running:
+        held.effects.keep(held)
+
+
 def copy_keep(copy: Locked) -> None:
     """Keep the table (with its `table` and `hand`, row versions and table version) as its
     step committed it; called after the commit (effects.py)."""

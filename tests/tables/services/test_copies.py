@@ -24,7 +24,7 @@ from cashier.audit import ledger_audit
 from tables import services
 from tables.engine import HandState, legal_actions
 from tables.models import Hand, HandEvent, Seat, TableConfig
-from tables.services import copies, table_sql
+from tables.services import chat, copies, table_sql
 from tables.services.locks import table_lock
 from tests.conftest import backend_pid, until_waiting_on_a_lock
 from tests.tables.helpers import Racer, live, random_action
@@ -335,6 +335,23 @@ def test_a_leave_makes_the_copy_stale_and_the_leaver_is_folded_on_both_commits(t
         state = live(table.pk)[2]
         assert state.players[state.index_of(3)].folded and state.street == 1  # Carol folded: flop
     assert events_of(on_copy) == events_of(locked)
+
+
+def test_a_chat_line_mid_hand_keeps_a_fresh_copy_and_the_next_action_commits_on_it(two_tables):
+    """A chat line takes the table lock, so the copy the last action kept is stale; the chat
+    keeps its own, and the next action commits on that (one statement), hand and events as
+    under the lock."""
+    (on_copy, locked), _seed = two_tables
+    both_started_and_called(on_copy, locked)
+    for table in (on_copy, locked):
+        with override_settings(ROOM_TABLE_COPIES=table is on_copy):
+            alice = Seat.objects.get(table=table, number=1).player_id
+            chat.chat_say(table_id=table.pk, user_id=alice, text="nice hand")
+            user_id, _state = to_act(table.pk)
+            statements = act(table.pk, user_id, "call")
+        assert statements == 1 if table is on_copy else statements > 1
+    assert [{k: v for k, v in e.items() if k not in ("at", "id")} for e in events_of(on_copy)] \
+        == [{k: v for k, v in e.items() if k not in ("at", "id")} for e in events_of(locked)]
 
 
 def test_a_leavers_fold_that_ends_the_hand_settles_under_the_lock(two_tables):
