@@ -47,12 +47,14 @@ run: demo
 	$(PY) -m pokerroom.launch run
 
 ## As `make run`, with SERVERS daphne processes behind nginx that routes each table's sockets to
-## one of them (consistent hash of the table id) and the rest to the least busy; nginx listens on
-## http://127.0.0.1:8000, the daphnes on the SERVERS ports after it (docs/operations.md).
+## one of them (consistent hash of the table id) and the rest to the least busy, or to PAGES
+## daphnes of their own; nginx listens on http://127.0.0.1:8000, the daphnes on the ports after
+## it (docs/operations.md).
 SERVERS ?= 2
+PAGES ?= 0
 run-routed: demo nginx
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) -m pokerroom.launch run --servers $(SERVERS)
+	$(PY) -m pokerroom.launch run --servers $(SERVERS) --pages $(PAGES)
 
 ## Install what tests need and run every test (ruff first), in TEST_WORKERS pytest-xdist
 ## processes: most tests wait on sockets, browsers and timers, so two share 2 cores well.

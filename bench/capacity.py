@@ -150,8 +150,9 @@ class Room:
 
     var: Path
     env: dict[str, str]
-    daphnes: list[subprocess.Popen] = field(default_factory=list)
+    daphnes: list[subprocess.Popen] = field(default_factory=list)  # web1.., then page1..
     ports: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
     worker: subprocess.Popen | None = None
     beat: subprocess.Popen | None = None
     nginx: subprocess.Popen | None = None
@@ -186,22 +187,25 @@ def option_set(args: list[str], name: str, value: str) -> list[str]:
     return [*args, name, value]
 
 
-def room_start(room: Room, *, servers: int, concurrency: int, tag: str) -> None:
-    """daphnes (behind nginx: proxy headers, names web1..), the worker and beat."""
-    room.ports = [free_port() for _ in range(servers)]
-    for n, port in enumerate(room.ports, start=1):
+def room_start(room: Room, *, servers: int, pages: int, concurrency: int, tag: str) -> None:
+    """daphnes (behind nginx: proxy headers; web1.. for the table sockets, page1.. for the
+    rest, as the launcher's --servers and --pages), the worker and beat."""
+    room.names = [f"web{n}" for n in range(1, servers + 1)] + [
+        f"page{n}" for n in range(1, pages + 1)]
+    room.ports = [free_port() for _ in room.names]
+    for name, port in zip(room.names, room.ports, strict=True):
         room.daphnes.append(room.spawn(
-            f"web{n}", daphne_command(sys.executable, host="127.0.0.1", port=port,
-                                      proxy_headers=True), ROOM_SERVER_NAME=f"web{n}"))
+            name, daphne_command(sys.executable, host="127.0.0.1", port=port,
+                                 proxy_headers=True), ROOM_SERVER_NAME=name))
     worker = option_set(procfile_command("worker"), "--loglevel", "WARNING")
     worker = option_set(worker, "--concurrency", str(concurrency))
     room.worker = room.spawn("worker", [*worker, "-n", f"capacity-{tag}@%h", "--without-gossip",
                                         "--without-mingle"])
     beat = option_set(procfile_command("beat"), "--loglevel", "WARNING")
     room.beat = room.spawn("beat", option_set(beat, "--schedule", str(room.var / "beat-schedule")))
-    for n, (port, process) in enumerate(zip(room.ports, room.daphnes, strict=True), start=1):
+    for name, port, process in zip(room.names, room.ports, room.daphnes, strict=True):
         wait_for_http(f"http://127.0.0.1:{port}/healthz", READY_SECONDS, process=process,
-                      log=lambda n=n: log_tail(room.logs[f"web{n}"]))
+                      log=lambda name=name: log_tail(room.logs[name]))
 
 
 def nginx_start(room: Room, mode: str) -> None:
@@ -213,7 +217,10 @@ def nginx_start(room: Room, mode: str) -> None:
     var = room.var / "nginx"
     port = free_port()
     conf = nginx_files(var, listen=f"127.0.0.1:{port}",
-                       servers=[f"127.0.0.1:{p}" for p in room.ports])
+                       servers=[f"127.0.0.1:{p}" for n, p in zip(room.names, room.ports,
+                                                                   strict=True) if n[:3] == "web"],
+                       pages=[f"127.0.0.1:{p}" for n, p in zip(room.names, room.ports,
+                                                                 strict=True) if n[:4] == "page"])
     if mode == "spread":
         text = conf.read_text()
         assert ROUTED_HASH in text, "deploy/nginx/local.conf.in changed: update ROUTED_HASH"
@@ -256,7 +263,8 @@ def log_offsets(room: Room) -> dict[str, int]:
 
 
 def group_pids(room: Room) -> dict[str, Callable[[], list[int]]]:
-    """CPU groups: daphne, the worker with its prefork children, beat, nginx."""
+    """CPU groups: the table daphnes, the page daphnes, the worker with its prefork children,
+    beat, nginx."""
     import psutil
 
     def tree(process: subprocess.Popen | None) -> list[int]:
@@ -266,7 +274,11 @@ def group_pids(room: Room) -> dict[str, Callable[[], list[int]]]:
             return [process.pid, *(c.pid for c in psutil.Process(process.pid).children(True))]
         return []
 
-    return {"daphne": lambda: [p.pid for p in room.daphnes], "worker": lambda: tree(room.worker),
+    def daphnes(prefix: str) -> list[int]:
+        return [p.pid for n, p in zip(room.names, room.daphnes, strict=True) if n[:3] == prefix]
+
+    return {"daphne": lambda: daphnes("web"), "page daphne": lambda: daphnes("pag"),
+            "worker": lambda: tree(room.worker),
             "beat": lambda: tree(room.beat), "nginx": lambda: tree(room.nginx)}
 
 
@@ -799,7 +811,8 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
     for line in log_errors(room, offsets):
         errors[line] += 1
     return {
-        "mode": room.mode, "tables": tables, "servers": len(room.daphnes),
+        "mode": room.mode, "tables": tables, "servers": sum(n[:3] == "web" for n in room.names),
+        "pages": sum(n[:4] == "page" for n in room.names),
         "sockets": dict(sockets), "server_sockets": {k[8:]: v for k, v in server.items()
                                                      if k.startswith("sockets_")},
         "hands": counts["hands"], "seconds": args.seconds,
@@ -860,8 +873,8 @@ def report(r: dict[str, Any]) -> list[str]:
     hands = max(r["server_hands"], 1) if not math.isnan(r["server_hands"]) else math.nan
     load = " ".join(f"{x:.2f}" for x in r["load"])
     return [
-        f"== {r['mode']}: {r['tables']} tables, {r['servers']} daphne, {r['seconds']:g} s "
-        f"measured (load average {load})",
+        f"== {r['mode']}: {r['tables']} tables, {r['servers']} table + {r['pages']} page "
+        f"daphnes, {r['seconds']:g} s measured (load average {load})",
         f"tables: {r['tables']}",
         f"sockets: {s.get('player', 0)} player, {s.get('spectator', 0)} spectator = "
         f"{sum(s.values())} (server counts: {ss.get('table', 0):.0f} table)",
@@ -901,7 +914,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--mode", choices=("routed", "spread"), default="routed")
-    p.add_argument("--servers", type=int, default=2, help="daphne processes")
+    p.add_argument("--servers", type=int, default=2, help="daphne processes for table sockets")
+    p.add_argument("--pages", type=int, default=1,
+                   help="daphne processes for the rest: pages, the lobby's polls (as the "
+                        "launcher's --pages; 0: the table daphnes serve them too)")
     p.add_argument("--concurrency", type=int, default=None,
                    help="Celery worker processes (default: the Procfile's)")
     p.add_argument("--clients", type=int, default=1, help="client processes")
@@ -983,14 +999,16 @@ def main(argv: list[str] | None = None) -> int:
 
         concurrency = args.concurrency or int(option_value(procfile_command("worker"),
                                                            "--concurrency", "2"))
-        print(f"room: {args.servers} daphne behind nginx, Celery worker (prefork, concurrency "
+        print(f"room: {args.servers} table daphne and {args.pages} page daphne behind nginx, "
+              f"Celery worker (prefork, concurrency "
               f"{concurrency}) and beat, database {args.database}, Redis {args.redis}; tables: "
               f"6-max NL 1/2, pause {args.defaults['pause']} s, timers {timers[0]}+{timers[1]} s "
               f"({defaults['timeout_policy']}); players: think log-normal median "
               f"{args.think_median:g} s capped at {args.think_cap:g} s, {100 * args.timeout_rate:g} "
               f"% of turns timed out, {args.arrivals:g} tables arriving a second; "
               f"{os.cpu_count()} cores", flush=True)
-        room_start(room, servers=args.servers, concurrency=concurrency, tag=tag)
+        room_start(room, servers=args.servers, pages=args.pages, concurrency=concurrency,
+                   tag=tag)
         args.pg_pids = postgres_pids(args.server, args.database)
         args.redis_pids = redis_pids(args.redis)
         args.pg_connections = pg_connections(args.server, args.database)

@@ -2,6 +2,7 @@
 
     python -m pokerroom.launch run              # daphne + Celery worker + beat (honcho, Procfile)
     python -m pokerroom.launch run --servers N  # N daphnes behind nginx, routed by table
+    python -m pokerroom.launch run --servers N --pages M  # and M daphnes for pages, the lobby
     python -m pokerroom.launch test [ARGS]      # pytest ARGS
 
 With --servers, nginx (Debian's; `make nginx`) listens where the single daphne would
@@ -102,24 +103,30 @@ def metrics_dir_fresh(path: Path) -> str:
     return str(path)
 
 
-def servers_wanted(rest: list[str]) -> int | None:
-    """`run`'s options: --servers N (None: the Procfile's single daphne, as `make run`)."""
+def servers_wanted(rest: list[str]) -> tuple[int | None, int]:
+    """`run`'s options: --servers N (None: the Procfile's single daphne, as `make run`) and
+    --pages M (page daphnes of their own, behind the same nginx)."""
     parser = argparse.ArgumentParser(prog="python -m pokerroom.launch run")
     parser.add_argument("--servers", type=int, default=None,
                         help="daphne processes behind nginx, routed by table (at least 1)")
-    servers = parser.parse_args(rest).servers
-    if servers is not None and servers < 1:
+    parser.add_argument("--pages", type=int, default=0,
+                        help="daphne processes of their own for pages, the lobby and the "
+                             "cashier (with --servers; 0: the table daphnes serve them too)")
+    options = parser.parse_args(rest)
+    if options.servers is not None and options.servers < 1:
         parser.error("--servers is at least 1")
-    return servers
+    if options.pages < 0 or (options.pages and options.servers is None):
+        parser.error("--pages is at least 0, and goes with --servers")
+    return options.servers, options.pages
 
 
-def procfile(servers: int | None, env: dict[str, str]) -> Path:
+def procfile(servers: int | None, env: dict[str, str], pages: int = 0) -> Path:
     """The Procfile, or with `servers` one written for nginx and that many daphnes."""
     if servers is None:
         return BASE_DIR / "Procfile"
     path = BASE_DIR / "var" / "Procfile.routed"
     path.write_text(routed_procfile(
-        servers=servers, host=env.get("ROOM_HOST") or "127.0.0.1",
+        servers=servers, pages=pages, host=env.get("ROOM_HOST") or "127.0.0.1",
         port=int(env.get("ROOM_PORT") or 8000), python=sys.executable,
         var_dir=BASE_DIR / "var" / "nginx"))
     return path
@@ -130,7 +137,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
-    servers = servers_wanted(rest) if command == "run" else None
+    servers, pages = servers_wanted(rest) if command == "run" else (None, 0)
     if servers is not None:
         try:
             nginx_binary()
@@ -148,7 +155,7 @@ def main(argv: list[str]) -> int:
         if command == "run":
             env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir_fresh(
                 Path(env.get("PROMETHEUS_MULTIPROC_DIR") or BASE_DIR / "var" / "prometheus"))
-            args = [sys.executable, "-m", "honcho", "start", "-f", str(procfile(servers, env))]
+            args = [sys.executable, "-m", "honcho", "start", "-f", str(procfile(servers, env, pages))]
         else:
             args = [sys.executable, "-m", "pytest", *rest]
         published = room_published(env) if command == "run" else contextlib.nullcontext()

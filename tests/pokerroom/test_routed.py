@@ -136,12 +136,39 @@ def procfile_entries_of(text: str, directory: Path) -> dict[str, str]:
     return procfile_entries(path)
 
 
+def upstream_servers(conf: str, name: str) -> list[str]:
+    block = re.search(rf"upstream {name} \{{(.*?)\}}", conf, flags=re.S)
+    return re.findall(r"server (\S+) ", block.group(1))
+
+
+def test_page_daphnes_serve_everything_but_the_table_sockets(tmp_path):
+    """With --pages, the table daphnes get only the table sockets (routed by table) and the
+    page daphnes everything else: the lobby's polls never wait in a table daphne's loop."""
+    text = routed_procfile(servers=2, pages=1, host="127.0.0.1", port=8000,
+                           python="/venv/python", var_dir=tmp_path)
+    entries = procfile_entries_of(text, tmp_path)
+    assert list(entries) == ["nginx", "web1", "web2", "page1", "worker", "beat"]
+    assert entries["page1"].startswith("ROOM_SERVER_NAME=page1 /venv/python -m pokerroom.serve ")
+    assert " -b 127.0.0.1 -p 8003 " in entries["page1"]
+    conf = (tmp_path / "nginx.conf").read_text()
+    assert upstream_servers(conf, "room_by_table") == ["127.0.0.1:8001", "127.0.0.1:8002"]
+    assert upstream_servers(conf, "room_any") == ["127.0.0.1:8003"]
+    without = routed_procfile(servers=2, host="127.0.0.1", port=8000, python="/venv/python",
+                              var_dir=tmp_path / "without")
+    assert "page1" not in procfile_entries_of(without, tmp_path)
+    conf = (tmp_path / "without" / "nginx.conf").read_text()
+    assert upstream_servers(conf, "room_any") == upstream_servers(conf, "room_by_table") \
+        == ["127.0.0.1:8001", "127.0.0.1:8002"]
+
+
 def test_run_without_servers_is_the_procfile_as_before():
-    assert launch.servers_wanted([]) is None
+    assert launch.servers_wanted([]) == (None, 0)
     assert launch.procfile(None, {}) == REPO / "Procfile"
-    assert launch.servers_wanted(["--servers", "2"]) == 2
-    with pytest.raises(SystemExit):
-        launch.servers_wanted(["--servers", "0"])
+    assert launch.servers_wanted(["--servers", "2"]) == (2, 0)
+    assert launch.servers_wanted(["--servers", "2", "--pages", "1"]) == (2, 1)
+    for wrong in (["--servers", "0"], ["--pages", "1"], ["--servers", "2", "--pages", "-1"]):
+        with pytest.raises(SystemExit):
+            launch.servers_wanted(wrong)
 
 
 def test_responses_name_the_daphne_that_answered_when_it_has_a_name(client, settings):

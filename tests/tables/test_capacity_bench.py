@@ -1,5 +1,5 @@
-"""bench/capacity.py end to end on a tiny room: one daphne behind nginx, a prefork worker and
-beat, two tables, a few seconds routed and spread (--find-capacity). The report must carry every
+"""bench/capacity.py end to end on a tiny room: a table daphne and a page daphne behind nginx,
+a prefork worker and beat, two tables, a few seconds routed and spread (--find-capacity). The report must carry every
 figure of issue 27 and end with the line operators read."""
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ FIGURES = [
     r"^action -> every socket p50/p95/p99 ms: (?P<p50>[\d.]+) / (?P<p95>[\d.]+) / (?P<p99>[\d.]+) ",
     r"^hand end -> next deal p50/p95/p99 ms: [\d.]+ / [\d.]+ / [\d.]+ against the 3 s pause",
     r"^timer lateness p99 ms: \S+ client-observed .* server histogram p99 <= \S+ ms",
-    r"^CPU over [\d.]+ s: .*daphne [\d.]+ %, worker [\d.]+ %, beat [\d.]+ %, .*PostgreSQL "
+    r"^CPU over [\d.]+ s: .*daphne [\d.]+ %, page daphne [\d.]+ %, worker [\d.]+ %, beat [\d.]+ %, .*PostgreSQL "
     r"[\d.]+ %, Redis [\d.]+ %",
     r"^PostgreSQL connections: \d+ max, \d+ at end$",
     r"^snapshots per hand: [\d.]+ \(\d+ snapshots, \d+ hands, .*room_snapshots_total\)$",
@@ -34,7 +34,7 @@ FIGURES = [
 def test_the_capacity_report_has_every_figure_and_the_last_line(tmp_path):
     command = [
         sys.executable, "bench/capacity.py", "--find-capacity", "--tables", "2", "--step", "2",
-        "--max-tables", "2", "--servers", "1", "--clients", "1", "--warmup", "3",
+        "--max-tables", "2", "--servers", "1", "--pages", "1", "--clients", "1", "--warmup", "3",
         "--seconds", "12", "--grace", "20", "--think-median", "0.1", "--timers", "1", "1",
         "--timeout-rate", "0.05", "--chat-seconds", "3", "--reconnect-seconds", "30",
         "--top-up-seconds", "20", "--leave-seconds", "40",
