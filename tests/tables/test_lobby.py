@@ -1,12 +1,15 @@
 """The lobby: every table with its statistics, filters as htmx partials and full pages."""
 from __future__ import annotations
 
+import concurrent.futures
 import datetime
+import threading
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tables import selectors
 from tables.models import HandSummary, Seat
 from tables.selectors import LobbyFilters, lobby_rows
 
@@ -293,6 +296,28 @@ def test_the_rows_are_computed_once_per_interval_for_every_poll(
     rows = {r.table.name: r for r in lobby_rows(LobbyFilters(structure="NL"))}
     assert set(rows) == {"NL 1/2 play", "HU NL $5/$10"}
     assert rows["HU NL $5/$10"].seats_taken == 1
+
+
+def test_while_one_poll_computes_the_rows_the_others_take_the_last_ones_at_once(
+        demo_tables, settings, monkeypatch):
+    """A poll that finds the rows due computes them; one that comes meanwhile does not wait
+    for it: it gets the rows of the interval before."""
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    last = selectors.rows_fresh()
+    settings.ROOM_LOBBY_FRESH_SECONDS = 0  # due
+    computing, finish, new = threading.Event(), threading.Event(), [object()]
+
+    def slow_compute() -> list:
+        computing.set()
+        finish.wait(10)
+        return new
+
+    monkeypatch.setattr(selectors, "rows_compute", slow_compute)
+    first = concurrent.futures.ThreadPoolExecutor(1).submit(selectors.rows_fresh)
+    assert computing.wait(10)
+    assert selectors.rows_fresh() is last  # at once, while the first computes
+    finish.set()
+    assert first.result(10) is new
 
 
 def test_a_self_excluded_player_is_offered_no_seat_in_the_lobby(client, demo_tables, make_user,
