@@ -160,6 +160,11 @@ class Room:
     mode: str = "routed"
     logs: dict[str, Path] = field(default_factory=dict)
 
+    def of(self, kind: str) -> list[tuple[int, subprocess.Popen]]:
+        """The daphnes of `kind` ("web": table sockets, "page": the rest), port and process."""
+        return [(port, process) for name, port, process in zip(
+            self.names, self.ports, self.daphnes, strict=True) if name.rstrip("0123456789") == kind]
+
     def all(self) -> list[subprocess.Popen]:
         return [p for p in (self.nginx, *self.daphnes, self.worker, self.beat) if p is not None]
 
@@ -217,10 +222,8 @@ def nginx_start(room: Room, mode: str) -> None:
     var = room.var / "nginx"
     port = free_port()
     conf = nginx_files(var, listen=f"127.0.0.1:{port}",
-                       servers=[f"127.0.0.1:{p}" for n, p in zip(room.names, room.ports,
-                                                                   strict=True) if n[:3] == "web"],
-                       pages=[f"127.0.0.1:{p}" for n, p in zip(room.names, room.ports,
-                                                                 strict=True) if n[:4] == "page"])
+                       servers=[f"127.0.0.1:{port}" for port, _ in room.of("web")],
+                       pages=[f"127.0.0.1:{port}" for port, _ in room.of("page")])
     if mode == "spread":
         text = conf.read_text()
         assert ROUTED_HASH in text, "deploy/nginx/local.conf.in changed: update ROUTED_HASH"
@@ -274,10 +277,10 @@ def group_pids(room: Room) -> dict[str, Callable[[], list[int]]]:
             return [process.pid, *(c.pid for c in psutil.Process(process.pid).children(True))]
         return []
 
-    def daphnes(prefix: str) -> list[int]:
-        return [p.pid for n, p in zip(room.names, room.daphnes, strict=True) if n[:3] == prefix]
+    def daphnes(kind: str) -> list[int]:
+        return [process.pid for _, process in room.of(kind)]
 
-    return {"daphne": lambda: daphnes("web"), "page daphne": lambda: daphnes("pag"),
+    return {"daphne": lambda: daphnes("web"), "page daphne": lambda: daphnes("page"),
             "worker": lambda: tree(room.worker),
             "beat": lambda: tree(room.beat), "nginx": lambda: tree(room.nginx)}
 
@@ -811,8 +814,8 @@ def summarize(room: Room, args: argparse.Namespace, tables: int, parts: list[dic
     for line in log_errors(room, offsets):
         errors[line] += 1
     return {
-        "mode": room.mode, "tables": tables, "servers": sum(n[:3] == "web" for n in room.names),
-        "pages": sum(n[:4] == "page" for n in room.names),
+        "mode": room.mode, "tables": tables, "servers": len(room.of("web")),
+        "pages": len(room.of("page")),
         "sockets": dict(sockets), "server_sockets": {k[8:]: v for k, v in server.items()
                                                      if k.startswith("sockets_")},
         "hands": counts["hands"], "seconds": args.seconds,
