@@ -1,6 +1,6 @@
 """bench/capacity.py end to end on a tiny room: a table daphne and a page daphne behind nginx,
-a prefork worker and beat, two tables, a few seconds routed and spread (--find-capacity). The report must carry every
-figure of issue 27 and end with the line operators read."""
+a prefork worker and beat, two tables, a few seconds routed and spread (--find-capacity). The
+report must carry every figure of issue 27 and end with the line operators read."""
 from __future__ import annotations
 
 import os
@@ -23,8 +23,8 @@ FIGURES = [
     r"^action -> every socket p50/p95/p99 ms: (?P<p50>[\d.]+) / (?P<p95>[\d.]+) / (?P<p99>[\d.]+) ",
     r"^hand end -> next deal p50/p95/p99 ms: [\d.]+ / [\d.]+ / [\d.]+ against the 3 s pause",
     r"^timer lateness p99 ms: \S+ client-observed .* server histogram p99 <= \S+ ms",
-    r"^CPU over [\d.]+ s: .*daphne [\d.]+ %, page daphne [\d.]+ %, worker [\d.]+ %, beat [\d.]+ %, .*PostgreSQL "
-    r"[\d.]+ %, Redis [\d.]+ %",
+    r"^CPU over [\d.]+ s: .*daphne [\d.]+ %, page daphne [\d.]+ %, worker [\d.]+ %, "
+    r"beat [\d.]+ %, .*PostgreSQL [\d.]+ %, Redis [\d.]+ %",
     r"^PostgreSQL connections: \d+ max, \d+ at end$",
     r"^snapshots per hand: [\d.]+ \(\d+ snapshots, \d+ hands, .*room_snapshots_total\)$",
     r"^errors: none$",
