@@ -660,14 +660,13 @@ async def client_run(spec: dict[str, Any], together: Any,
 
 
 async def loop_lag_sample(lags: list[float], in_window: Callable[[float], bool]) -> None:
-    """How late this client's event loop wakes for a timer, in the window: the part of its
-    latency figures that is the load generator's own (a browser tab holds one socket)."""
-    loop = asyncio.get_running_loop()
-    while True:
-        due = loop.time() + 0.25
-        await asyncio.sleep(0.25)
+    """This client's event-loop lag in the window: the part of its latency figures that is the
+    load generator's own (a browser tab holds one socket)."""
+    from observability.loop_lag import loop_lags
+
+    async for lag in loop_lags(0.25):
         if in_window(time.monotonic()):
-            lags.append(max(0.0, loop.time() - due))
+            lags.append(lag)
 
 
 async def lobby_page(front: str, cookie: str, stop: asyncio.Event, stats: Counter,

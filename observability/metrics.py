@@ -41,15 +41,16 @@ ACT_SECONDS = Histogram(
     "Seconds from a player's `act` reaching daphne to its table step committed: waiting for a "
     "database thread, then the step (the rest of action -> every socket is the fan-out).",
     buckets=(0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5))
+WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5)  # seconds
 ACT_WAIT_SECONDS = Histogram(
     "room_act_wait_seconds",
     "The part of room_act_seconds spent waiting for a database thread to start the step.",
-    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5))
+    buckets=WAIT_BUCKETS)
 LOOP_LAG_SECONDS = Histogram(
     "room_loop_lag_seconds",
     "How late a daphne's event loop woke for a timer (sampled every 0.25 s): what every socket "
     "frame of that process waited behind.",
-    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5))
+    buckets=WAIT_BUCKETS)
 SWEEP_ACTS = Counter("room_sweep_acts", "What the beat sweeper did that a lost task missed "
                      "(timeouts, hands_started, sit_outs_removed).", ["what"])
 EFFECT_FAILURES = Counter("room_effect_failures", "What a committed table step does next that "

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from observability import metrics
+from observability.loop_lag import loop_lags
 from tables.groups import async_client, channel_of
 from tables.services import presence
 
@@ -92,13 +93,10 @@ class Hub:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
 
     async def lag_sample(self) -> None:
-        """Time how late this loop wakes for a timer (room_loop_lag_seconds): every frame the
-        process sends waits as long behind whatever holds the loop or the GIL."""
-        loop = asyncio.get_running_loop()
-        while True:
-            due = loop.time() + LAG_SAMPLE_SECONDS
-            await asyncio.sleep(LAG_SAMPLE_SECONDS)
-            metrics.LOOP_LAG_SECONDS.observe(max(0.0, loop.time() - due))
+        """room_loop_lag_seconds: every frame the process sends waits as long behind whatever
+        holds the loop or the GIL."""
+        async for lag in loop_lags(LAG_SAMPLE_SECONDS):
+            metrics.LOOP_LAG_SECONDS.observe(lag)
 
     async def read(self) -> None:
         """Hand each message to its group's members; confirm subscriptions. redis-py
