@@ -140,6 +140,12 @@ def rows_fresh() -> list[LobbyRow]:
         _fresh_lock.release()
 
 
+def rows_stamp() -> float:
+    """When this process last computed the shared rows: what is drawn from them may be kept
+    under it, and is drawn anew once the rows are."""
+    return _fresh[0]
+
+
 def rows_forget() -> None:
     """Drop the shared rows: the next reader computes them (tests start from a clean room)."""
     global _fresh

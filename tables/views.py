@@ -22,7 +22,7 @@ from cashier.services import exclusion_message
 from tables.errors import TableError
 from tables.forms import LobbyFilterForm
 from tables.models import AutoTopUp, Seat, TableConfig, WaitingListEntry
-from tables.selectors import LobbyRow, lobby_rows
+from tables.selectors import LobbyRow, lobby_rows, rows_stamp
 from tables.services import waitlist
 from tables.services.auto_topup import auto_top_up_set
 from tables.templatetags.table_page import auto_top_up_context
@@ -47,6 +47,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     excluded = (exclusion_message(user=request.user, action="sit down at a table")
                 if request.user.is_authenticated else None)
     items = _with_waiting(request, list(page), excluded=bool(excluded))
+    shared = _list_key(request, page.number, items, excluded=bool(excluded)) if valid else None
+    if shared and (html := cache.get(shared)) is not None:
+        return HttpResponse(html)
     context = {
         "form": form, "page": page, "excluded": excluded,
         "items": (_rows_shared(request, items, excluded=bool(excluded)) if request.htmx
@@ -56,7 +59,32 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "my_tiles": _my_tiles(request) if not request.htmx else None,
     }
     template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
-    return render(request, template, context, status=200 if valid else 400)
+    response = render(request, template, context, status=200 if valid else 400)
+    if shared:
+        cache.set(shared, response.content.decode(), settings.ROOM_LOBBY_FRESH_SECONDS)
+    return response
+
+
+def _list_key(request: HttpRequest, page: int, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
+              *, excluded: bool) -> str | None:
+    """The cache key of a poll's whole list when it is the same for every such visitor (his
+    status on each row the usual one: no seat, no place on a list), kept while the rows it
+    shows are the latest; None when the list is his own. Drawing the list took a fifth of a
+    poll's CPU, and most polls come from players seated elsewhere (docs/benchmarks.md)."""
+    signed_in = request.user.is_authenticated
+    if not request.htmx or any(wl != _usual(row, signed_in=signed_in, excluded=excluded)
+                               for row, wl in items):
+        return None
+    return _shared_key("lobby-list", request, excluded, request.GET.urlencode(), page)
+
+
+def _shared_key(kind: str, request: HttpRequest, excluded: bool, *what: object) -> str:
+    """A cache key of HTML drawn alike for every visitor of his kind (signed in or not,
+    self-excluded or not, on the same page) from the rows of this moment (`rows_stamp`)."""
+    where = "\n".join(str(part) for part in (
+        rows_stamp(), request.user.is_authenticated, excluded,
+        request.htmx.current_url_abs_path or "", *what))
+    return f"{kind}:" + hashlib.sha256(where.encode()).hexdigest()
 
 
 def _my_tiles(request: HttpRequest) -> dict[str, Any] | None:
@@ -74,16 +102,14 @@ def _my_tiles(request: HttpRequest) -> dict[str, Any] | None:
 def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
                  *, excluded: bool) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str | None]]:
     """Each row with its HTML when the visitor's status there is the usual one (no seat, no
-    place on its list): rendered once per ROOM_LOBBY_FRESH_SECONDS in this process for all
+    place on its list): rendered once per computation of the rows in this process for all
     such visitors, since every open lobby polls its list every 5 s and a page of 50 rows takes
     about 40 ms to render. Rows where he is seated or waiting (None) are rendered for him.
     Shared rows' forms carry no CSRF token (it would be another visitor's): htmx sends each
     visitor's own from <body>."""
     signed_in = request.user.is_authenticated
-    where = f"{signed_in}\n{excluded}\n{request.htmx.current_url_abs_path or ''}"
-    keys = {row.table.pk: "lobby-row:" + hashlib.sha256(f"{where}\n{row.table.pk}".encode())
-            .hexdigest() for row, wl in items
-            if wl == _usual(row, signed_in=signed_in, excluded=excluded)}
+    keys = {row.table.pk: _shared_key("lobby-row", request, excluded, row.table.pk)
+            for row, wl in items if wl == _usual(row, signed_in=signed_in, excluded=excluded)}
     found = cache.get_many(list(keys.values()))
     made: dict[str, str] = {}
     out = []

@@ -280,6 +280,36 @@ def test_a_long_lobby_comes_in_pages_and_the_poll_keeps_the_page(client, make_ta
     assert names(client.get(reverse("lobby"), {"sort": "name", "page": 99})) == names(third)
 
 
+def test_visitors_seated_nowhere_on_the_page_take_one_list_drawn_while_the_rows_last(
+        client, demo_tables, make_user, settings):
+    """Most polls come from players seated at other tables: their list is the same, drawn once
+    for the rows of the moment. A visitor seated on the page gets his own, and rows computed
+    anew are drawn anew."""
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    Seat.objects.create(table=demo_tables["hu"], player=cy, number=1, chips=2000)
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
+
+    client.force_login(ann)
+    drawn = client.get(reverse("lobby"), **poll)
+    client.force_login(bob)
+    taken = client.get(reverse("lobby"), **poll)
+    client.force_login(cy)
+    his_own = client.get(reverse("lobby"), **poll)
+
+    assert drawn.templates and not taken.templates
+    assert taken.content == drawn.content
+    assert his_own.templates  # drawn for him: his row may differ (a waiting list's place)
+
+    Seat.objects.create(table=demo_tables["nl_play"], player=ann, number=1, chips=200)
+    selectors.rows_forget()  # the interval is over: the next poll computes the rows
+    client.force_login(bob)
+    anew = client.get(reverse("lobby"), **poll)
+    assert anew.templates
+    assert f'data-table-id="{demo_tables["nl_play"].pk}"' in anew.content.decode()
+    assert anew.content.decode().count('data-label="Seats">1/6<') == 1  # ann's, in the new rows
+
+
 def test_the_rows_are_computed_once_per_interval_for_every_poll(
         client, demo_tables, make_user, settings, django_assert_num_queries):
     """Computing the rows reads every table's last hour: with many players polling it would
