@@ -282,6 +282,11 @@ ROOM_WS_ANONYMOUS_MAX: int = env.int("ROOM_WS_ANONYMOUS_MAX", default=2000)
 # The lobby's rows (every table's last-hour statistics) are computed at most once per this many
 # seconds in each process and shared by every lobby poll and socket (tables/selectors.py).
 ROOM_LOBBY_FRESH_SECONDS: float = env.float("ROOM_LOBBY_FRESH_SECONDS", default=2.0)
+# What is drawn from them (tables/views.py: each page's list and rows, per kind of visitor) is
+# kept in the process's memory; at Django's default 300 entries a room of 500 tables would
+# drop some of each moment's rows as it drew them.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                      "OPTIONS": {"MAX_ENTRIES": 5000}}}
 
 # A mid-hand action at a table this process acted at last is decided on its copy of the table
 # and committed if nothing changed since (tables/services/copies.py; PostgreSQL only).

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from typing import Any
 
 from django.conf import settings
@@ -47,35 +48,50 @@ def lobby(request: HttpRequest) -> HttpResponse:
     excluded = (exclusion_message(user=request.user, action="sit down at a table")
                 if request.user.is_authenticated else None)
     items = _with_waiting(request, list(page), excluded=bool(excluded))
-    shared = _list_key(request, page.number, items, excluded=bool(excluded)) if valid else None
-    if shared and (html := cache.get(shared)) is not None:
-        return HttpResponse(html)
     context = {
         "form": form, "page": page, "excluded": excluded,
-        "items": (_rows_shared(request, items, excluded=bool(excluded)) if request.htmx
-                  else [(*i, None) for i in items]),
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
         "id_sort": links["id"],
-        "my_tiles": _my_tiles(request) if not request.htmx else None,
     }
+    if request.htmx and valid:
+        return HttpResponse(_list_polled(request, context, items, excluded=bool(excluded)))
+    context.update(items=[(*i, None) for i in items],
+                   my_tiles=None if request.htmx else _my_tiles(request))
     template = "tables/_lobby_list.html" if request.htmx else "tables/lobby.html"
-    response = render(request, template, context, status=200 if valid else 400)
-    if shared:
-        cache.set(shared, response.content.decode(), settings.ROOM_LOBBY_FRESH_SECONDS)
-    return response
+    return render(request, template, context, status=200 if valid else 400)
 
 
-def _list_key(request: HttpRequest, page: int, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
-              *, excluded: bool) -> str | None:
-    """The cache key of a poll's whole list when it is the same for every such visitor (his
-    status on each row the usual one: no seat, no place on a list), kept while the rows it
-    shows are the latest; None when the list is his own. Drawing the list took a fifth of a
-    poll's CPU, and most polls come from players seated elsewhere (docs/benchmarks.md)."""
+_drawing = threading.Lock()
+
+
+def _list_polled(request: HttpRequest, context: dict[str, Any],
+                 items: list[tuple[LobbyRow, waitlist.WaitingStatus]], *, excluded: bool) -> str:
+    """The list a poll gets: the one drawn for every visitor of his kind from the rows of the
+    moment (`_shared_key`), with the rows where he sits or waits drawn for him in place of
+    theirs. Every open lobby polls every 5 s and a page of 50 rows took about 40 ms to draw:
+    drawn once, a poll is a lookup (docs/benchmarks.md). One thread draws while the others
+    wait for it, rather than all drawing it at once when the rows change."""
     signed_in = request.user.is_authenticated
-    if not request.htmx or any(wl != _usual(row, signed_in=signed_in, excluded=excluded)
-                               for row, wl in items):
-        return None
-    return _shared_key("lobby-list", request, excluded, request.GET.urlencode(), page)
+    usual = [(row, _usual(row, signed_in=signed_in, excluded=excluded)) for row, _ in items]
+    key = _shared_key("lobby-list", request, excluded, request.GET.urlencode(),
+                      context["page"].number)
+    html = cache.get(key)
+    if html is None:
+        with _drawing:
+            html = cache.get(key)
+            if html is None:
+                html = render_to_string("tables/_lobby_list.html", {
+                    **context, "items": _rows_shared(request, usual, excluded=excluded)}, request)
+                cache.set(key, html, settings.ROOM_LOBBY_FRESH_SECONDS)
+    own = [(item, theirs) for item, theirs in zip(items, usual, strict=True) if item != theirs]
+    shared = _rows_shared(request, [theirs for _, theirs in own], excluded=excluded)
+    for ((row, wl), _), (_, _, theirs_html) in zip(own, shared, strict=True):
+        if theirs_html not in html:  # rows and list of different moments: draw it all for him
+            return render_to_string("tables/_lobby_list.html", {
+                **context, "items": [(*i, None) for i in items]}, request)
+        html = html.replace(theirs_html, render_to_string(
+            "tables/_lobby_row.html", {"row": row, "wl": wl, "excluded": excluded}, request), 1)
+    return html
 
 
 def _shared_key(kind: str, request: HttpRequest, excluded: bool, *what: object) -> str:
@@ -100,27 +116,21 @@ def _my_tiles(request: HttpRequest) -> dict[str, Any] | None:
 
 
 def _rows_shared(request: HttpRequest, items: list[tuple[LobbyRow, waitlist.WaitingStatus]],
-                 *, excluded: bool) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str | None]]:
-    """Each row with its HTML when the visitor's status there is the usual one (no seat, no
-    place on its list): rendered once per computation of the rows in this process for all
-    such visitors, since every open lobby polls its list every 5 s and a page of 50 rows takes
-    about 40 ms to render. Rows where he is seated or waiting (None) are rendered for him.
-    Shared rows' forms carry no CSRF token (it would be another visitor's): htmx sends each
-    visitor's own from <body>."""
-    signed_in = request.user.is_authenticated
-    keys = {row.table.pk: _shared_key("lobby-row", request, excluded, row.table.pk)
-            for row, wl in items if wl == _usual(row, signed_in=signed_in, excluded=excluded)}
-    found = cache.get_many(list(keys.values()))
+                 *, excluded: bool) -> list[tuple[LobbyRow, waitlist.WaitingStatus, str]]:
+    """Each row with its HTML for the visitors whose status there is the usual one (`items`):
+    drawn once per computation of the rows in this process. Shared rows' forms carry no CSRF
+    token (it would be another visitor's): htmx sends each visitor's own from <body>."""
+    keys = [_shared_key("lobby-row", request, excluded, row.table.pk) for row, _ in items]
+    found = cache.get_many(keys)
     made: dict[str, str] = {}
     out = []
-    for row, wl in items:
-        key = keys.get(row.table.pk)
-        html = found.get(key) if key else None
-        if key and html is None:
+    for key, (row, wl) in zip(keys, items, strict=True):
+        html = found.get(key)
+        if html is None:
             html = made[key] = render_to_string(
                 "tables/_lobby_row.html",
                 {"row": row, "wl": wl, "shared": True, "excluded": excluded}, request)
-        out.append((row, wl, mark_safe(html) if html else None))
+        out.append((row, wl, mark_safe(html)))
     cache.set_many(made, settings.ROOM_LOBBY_FRESH_SECONDS)
     return out
 

@@ -283,8 +283,8 @@ def test_a_long_lobby_comes_in_pages_and_the_poll_keeps_the_page(client, make_ta
 def test_visitors_seated_nowhere_on_the_page_take_one_list_drawn_while_the_rows_last(
         client, demo_tables, make_user, settings):
     """Most polls come from players seated at other tables: their list is the same, drawn once
-    for the rows of the moment. A visitor seated on the page gets his own, and rows computed
-    anew are drawn anew."""
+    for the rows of the moment. A visitor seated on the page gets that list with his rows drawn
+    for him (tests/tables/test_waitlist_views.py shows them), and new rows are drawn anew."""
     settings.ROOM_LOBBY_FRESH_SECONDS = 60
     ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
     Seat.objects.create(table=demo_tables["hu"], player=cy, number=1, chips=2000)
@@ -299,7 +299,9 @@ def test_visitors_seated_nowhere_on_the_page_take_one_list_drawn_while_the_rows_
 
     assert drawn.templates and not taken.templates
     assert taken.content == drawn.content
-    assert his_own.templates  # drawn for him: his row may differ (a waiting list's place)
+    assert {t.name for t in his_own.templates} == {"tables/_lobby_row.html",
+                                                    "tables/_waitlist.html"}  # his row alone
+    assert his_own.content.decode().count('data-label="Seats">') == 4
 
     Seat.objects.create(table=demo_tables["nl_play"], player=ann, number=1, chips=200)
     selectors.rows_forget()  # the interval is over: the next poll computes the rows
@@ -308,6 +310,29 @@ def test_visitors_seated_nowhere_on_the_page_take_one_list_drawn_while_the_rows_
     assert anew.templates
     assert f'data-table-id="{demo_tables["nl_play"].pk}"' in anew.content.decode()
     assert anew.content.decode().count('data-label="Seats">1/6<') == 1  # ann's, in the new rows
+
+
+def test_a_row_drawn_at_another_moment_than_the_list_draws_his_whole_list(
+        client, demo_tables, make_user, settings, monkeypatch):
+    """His rows replace theirs in the shared list; were their HTML not the list's (a cache
+    that dropped one and drew it anew from other rows), his list is drawn for him whole."""
+    from tables import views
+
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    ann, cy = make_user("ann"), make_user("cy")
+    Seat.objects.create(table=demo_tables["hu"], player=cy, number=1, chips=2000)
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
+    client.force_login(ann)
+    client.get(reverse("lobby"), **poll)  # the shared list and rows, drawn
+    monkeypatch.setattr(views, "_rows_shared", lambda request, items, excluded: [
+        (row, wl, "<tr>another moment</tr>") for row, wl in items])
+
+    client.force_login(cy)
+    his = client.get(reverse("lobby"), **poll)
+
+    assert "tables/_lobby_list.html" in {t.name for t in his.templates}
+    assert "another moment" not in his.content.decode()
+    assert his.content.decode().count('data-label="Seats">') == 4
 
 
 def test_the_rows_are_computed_once_per_interval_for_every_poll(
