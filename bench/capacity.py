@@ -77,6 +77,7 @@ from bench.ws_load import (  # noqa: E402
     url_with_database,
 )
 from pokerroom.processes import (  # noqa: E402
+    PAGE_NICENESS,
     daphne_command,
     free_port,
     stop_process,
@@ -194,14 +195,15 @@ def option_set(args: list[str], name: str, value: str) -> list[str]:
 
 def room_start(room: Room, *, servers: int, pages: int, concurrency: int, tag: str) -> None:
     """daphnes (behind nginx: proxy headers; web1.. for the table sockets, page1.. for the
-    rest, as the launcher's --servers and --pages), the worker and beat."""
+    rest, niced, as the launcher's --servers and --pages), the worker and beat."""
     room.names = [f"web{n}" for n in range(1, servers + 1)] + [
         f"page{n}" for n in range(1, pages + 1)]
     room.ports = [free_port() for _ in room.names]
     for name, port in zip(room.names, room.ports, strict=True):
         room.daphnes.append(room.spawn(
-            name, daphne_command(sys.executable, host="127.0.0.1", port=port,
-                                 proxy_headers=True), ROOM_SERVER_NAME=name))
+            name, daphne_command(sys.executable, host="127.0.0.1", port=port, proxy_headers=True,
+                                 niceness=PAGE_NICENESS if name.startswith("page") else 0),
+            ROOM_SERVER_NAME=name))
     worker = option_set(procfile_command("worker"), "--loglevel", "WARNING")
     worker = option_set(worker, "--concurrency", str(concurrency))
     room.worker = room.spawn("worker", [*worker, "-n", f"capacity-{tag}@%h", "--without-gossip",

@@ -7,7 +7,8 @@ web1..webN for the table sockets and page1..pageM for everything else (pages, th
 polls, the cashier, other sockets; without page daphnes the table daphnes serve it too) on
 the ports after it (loopback only, with --proxy-headers: only nginx reaches them), and the
 Procfile's Celery worker and beat. Page daphnes of their own keep the lobby's polls (a page of
-rows rendered every 5 s for each open lobby) from holding up the table daphnes' event loops:
+rows rendered every 5 s for each open lobby) from holding up the table daphnes' event loops,
+and run niced (`PAGE_NICENESS`) so that on busy cores an action goes before a poll:
 docs/operations.md, "Routing by table". The tests render the same template (tests/pokerroom/
 test_routing.py), so what they check is what the launcher runs.
 """
@@ -19,7 +20,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from pokerroom.processes import daphne_command
+from pokerroom.processes import PAGE_NICENESS, daphne_command
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEPLOY_DIR = BASE_DIR / "deploy" / "nginx"
@@ -102,7 +103,8 @@ def routed_procfile(*, servers: int, host: str, port: int, python: str, var_dir:
                        pages=[address[n] for n in names if n.startswith("page")])
     lines = [f"nginx: {shlex.join(nginx_command(conf, var_dir))}"]
     for name, daphne_port in ports.items():
-        command = daphne_command(python, host="127.0.0.1", port=daphne_port, proxy_headers=True)
+        command = daphne_command(python, host="127.0.0.1", port=daphne_port, proxy_headers=True,
+                                 niceness=PAGE_NICENESS if name.startswith("page") else 0)
         lines.append(f"{name}: ROOM_SERVER_NAME={name} {shlex.join(command)}")
     base = procfile_entries(BASE_DIR / "Procfile")
     lines += [f"worker: {base['worker']}", f"beat: {base['beat']}"]

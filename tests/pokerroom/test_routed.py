@@ -148,7 +148,8 @@ def test_page_daphnes_serve_everything_but_the_table_sockets(tmp_path):
                            python="/venv/python", var_dir=tmp_path)
     entries = procfile_entries_of(text, tmp_path)
     assert list(entries) == ["nginx", "web1", "web2", "page1", "worker", "beat"]
-    assert entries["page1"].startswith("ROOM_SERVER_NAME=page1 /venv/python -m pokerroom.serve ")
+    assert entries["page1"].startswith(
+        "ROOM_SERVER_NAME=page1 nice -n 10 /venv/python -m pokerroom.serve ")  # actions first
     assert " -b 127.0.0.1 -p 8003 " in entries["page1"]
     conf = (tmp_path / "nginx.conf").read_text()
     assert upstream_servers(conf, "room_by_table") == ["127.0.0.1:8001", "127.0.0.1:8002"]
