@@ -1,5 +1,5 @@
 """Upper bounds on the SQL statements of a table's steps, per database: the hand-ending action
-(raked and unraked), the hand start and a top-up between hands. The server's work per hand is
+(raked and unraked), the hand start, a top-up between hands and a chat line. The server's work per hand is
 mostly these round trips, so a change that adds one fails here, not in a benchmark nobody ran.
 
 Statements are counted as bench/act_path.py counts them (an execute wrapper: BEGIN, COMMIT and
@@ -25,10 +25,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # into one statement; SQLite sends them one by one. A step may take fewer, never more. A hand
 # start includes taking the players' entropy for its deal (tables/services/dealing.py). A hand
 # end: the table lock, its hand, its seats (locked), the settlement's claim (which reads the
-# escrow it checks), [rake: the accounts' lock, the posting,] the step's writes (stacks too).
+# escrow it checks), [rake: the accounts' lock, the posting,] the step's writes (stacks too). A
+# chat line: its author with his running bans, then under the table lock the table and its
+# hand, his seat, his recent lines, the line and its event.
 BOUNDS = {
-    "postgresql": {"hand end": 5, "hand end raked": 7, "hand start": 5, "top-up": 10},
-    "sqlite": {"hand end": 9, "hand end raked": 14, "hand start": 7, "top-up": 13},
+    "postgresql": {"hand end": 5, "hand end raked": 7, "hand start": 5, "top-up": 10,
+                   "chat line": 7},
+    "sqlite": {"hand end": 9, "hand end raked": 14, "hand start": 7, "top-up": 13,
+               "chat line": 8},
 }
 
 
@@ -132,3 +136,15 @@ def test_a_top_up_between_hands(table):
     assert added == 1
     assert PendingTopUp.objects.get(seat=seat).amount == 1  # joins the stack at the next hand
     bound("top-up", sent)
+
+
+def test_a_chat_line_mid_hand(table):
+    """About one a hand at a real table's pace, under the table lock like an action."""
+    from tables.services import chat
+
+    table = table()
+    services.hand_start(table_id=table.pk, force=True)
+    user_id = to_act_user(table.pk)
+    with statements() as sent:
+        chat.chat_say(table_id=table.pk, user_id=user_id, text="nice hand")
+    bound("chat line", sent)
