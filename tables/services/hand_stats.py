@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from tables.engine.hand_stats import COUNTER_NAMES, Counters, hand_counters
 from tables.models import Hand, HandEvent, HandStatsCounted, PlayerStats
@@ -51,17 +51,19 @@ def hand_stats_count(*, hand_id: int) -> bool:
 
 def _add(counts: dict[int, Counters], watchers: set[int]) -> None:
     """Add `counts` (subject → counters) to each (viewer, subject) row of the players dealt
-    in and the watchers, creating the missing rows first. Locks the rows in (subject, viewer)
-    order."""
+    in and the watchers, creating the missing rows first: three statements whatever the
+    players (one UPDATE per subject was six). Locks the rows in (subject, viewer) order."""
     subjects, viewers = sorted(counts), sorted(set(counts) | watchers)
     PlayerStats.objects.bulk_create(
         [PlayerStats(viewer_id=v, subject_id=s) for s in subjects for v in viewers],
         ignore_conflicts=True)
     player_stats_lock(subjects, viewers)
-    for subject in subjects:
-        added = counts[subject].as_dict()
-        PlayerStats.objects.filter(subject_id=subject, viewer_id__in=viewers).update(
-            **{name: F(name) + added[name] for name in COUNTER_NAMES if added[name]})
+    added = {subject: counts[subject].as_dict() for subject in subjects}
+    PlayerStats.objects.filter(subject_id__in=subjects, viewer_id__in=viewers).update(**{
+        name: F(name) + Case(*(When(subject_id=subject, then=Value(added[subject][name]))
+                               for subject in subjects if added[subject][name]),
+                             default=Value(0))
+        for name in COUNTER_NAMES if any(added[subject][name] for subject in subjects)})
 
 
 @dataclass(frozen=True)

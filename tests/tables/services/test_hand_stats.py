@@ -57,6 +57,33 @@ def test_a_raise_everyone_folds_to_is_counted_for_every_pair_dealt_in(
             assert seen.aggression is None
 
 
+def test_the_counters_of_every_player_are_added_in_one_update(
+        play_table, make_player, sit, fake_timers):
+    """A worker counts every hand of the room: one UPDATE adds all the players' counters (one
+    per player was six a full table), the rows locked before it in their order."""
+    from django.db import connection
+
+    players = [make_player(name) for name in ("ann", "ben", "cy")]
+    for number, user in enumerate(players, start=1):
+        sit(play_table, user, number)
+    services.hand_start(table_id=play_table.pk, force=True)
+    raiser = act(play_table.pk, "raise", 6)
+    act(play_table.pk, "fold")
+    act(play_table.pk, "fold")
+    sent: list[str] = []
+
+    def counted(execute, sql, *args):
+        sent.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(counted):
+        assert hand_stats_count(hand_id=finished(play_table.pk).pk) is True
+
+    assert sum(sql.lstrip().upper().startswith("UPDATE") for sql in sent) == 1
+    seen = stats_of(viewer_id=players[0].pk, subject_id=raiser)
+    assert (seen.hands, seen.vpip, seen.pfr) == (1, 100, 100)
+
+
 def test_a_player_sees_only_the_hands_he_was_dealt_into(play_table, make_player, sit,
                                                         fake_timers):
     """Dan sits down after the first hand: the first hand counts for Ann and Ben alone; the
