@@ -28,8 +28,9 @@ from tables.services import waitlist
 from tables.services.auto_topup import auto_top_up_set
 from tables.templatetags.table_page import auto_top_up_context
 
-# Rows per lobby page: every visitor's list is re-rendered at each 5 s poll, so a page stays
-# cheap however many tables the room runs (500 rows would be 0.6 MB and 170 ms a poll).
+# Rows per lobby page: every open lobby fetches its page every 5 s, and a list is drawn anew
+# each time the rows change, so a page stays small however many tables the room runs (500
+# rows would be 0.6 MB and 170 ms to draw).
 LOBBY_PAGE_ROWS = 50
 COLUMNS = (("name", "Table"), ("game", "Game"), ("stakes", "Stakes"),
            ("money", "Money"), ("seats", "Seats"), ("waiting", "Waiting"), ("avg_pot", "Avg pot"),

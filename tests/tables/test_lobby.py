@@ -4,6 +4,7 @@ from __future__ import annotations
 import concurrent.futures
 import datetime
 import threading
+import time
 
 import pytest
 from django.urls import reverse
@@ -333,6 +334,51 @@ def test_a_row_drawn_at_another_moment_than_the_list_draws_his_whole_list(
     assert "tables/_lobby_list.html" in {t.name for t in his.templates}
     assert "another moment" not in his.content.decode()
     assert his.content.decode().count('data-label="Seats">') == 4
+
+
+@pytest.mark.django_db(transaction=True)  # the polls' threads see the tables and visitors
+def test_while_one_poll_draws_a_new_list_the_others_wait_for_it_rather_than_draw_it_too(
+        demo_tables, make_user, settings, monkeypatch):
+    """The rows change every few seconds for hundreds of open lobbies: the polls that come while
+    one draws the new list take it when it is drawn (each drew it before: 50 rows, tens of ms)."""
+    from django.db import connection
+    from django.test import Client
+
+    from tables import views
+
+    settings.ROOM_LOBBY_FRESH_SECONDS = 60
+    drawn, drawing, finish = [], threading.Event(), threading.Event()
+    render = views.render_to_string
+
+    def slow_render(template, *args, **kwargs):
+        if template == "tables/_lobby_list.html":
+            drawn.append(template)
+            drawing.set()
+            finish.wait(10)
+        return render(template, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", slow_render)
+
+    clients = {name: Client() for name in ("ann", "bob")}
+    for name, client in clients.items():
+        client.force_login(make_user(name))
+
+    def poll(name: str) -> bytes:
+        try:
+            return clients[name].get(reverse("lobby"), HTTP_HX_REQUEST="true",
+                                     HTTP_HX_CURRENT_URL="http://testserver/").content
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        first = pool.submit(poll, "ann")
+        assert drawing.wait(10)
+        second = pool.submit(poll, "bob")
+        time.sleep(0.2)  # bob's poll waits at the lock, not in a render of its own
+        assert drawn == ["tables/_lobby_list.html"]
+        finish.set()
+        assert first.result(10) == second.result(10)
+    assert drawn == ["tables/_lobby_list.html"]
 
 
 def test_the_rows_are_computed_once_per_interval_for_every_poll(
