@@ -60,16 +60,25 @@ def wait_my_turn(page: Page, timeout: int = TIMEOUT) -> None:
     expect(page.locator("#action-bar")).to_be_visible(timeout=timeout)
 
 
-def play_passively(page: Page, buttons: tuple[str, ...] = ("#act-check", "#act-call")) -> bool:
+# One step in the page: no frame of the server's comes between looking and clicking (two
+# Playwright calls let a new hand's deal come between them, and the click acted in it).
+PLAY_PASSIVELY = """([buttons, unless]) => {
+  if (document.querySelector("#action-bar.sent") || (unless && document.querySelector(unless))) {
+    return false;
+  }
+  const button = buttons.map((id) => document.querySelector(id))
+    .find((b) => b && b.checkVisibility());
+  if (button) button.click();
+  return Boolean(button);
+}"""
+
+
+def play_passively(page: Page, buttons: tuple[str, ...] = ("#act-check", "#act-call"), *,
+                   unless: str | None = None) -> bool:
     """Click the first of `buttons` the page offers, unless an action is already on its way
-    (the bar stays up, marked `sent`, until the server's event arrives). True if it clicked."""
-    if page.locator("#action-bar.sent").count():
-        return False
-    for button in buttons:
-        if page.locator(button).is_visible():
-            page.locator(button).click()
-            return True
-    return False
+    (the bar stays up, marked `sent`, until the server's event arrives) or the page shows
+    `unless`. True if it clicked."""
+    return page.evaluate(PLAY_PASSIVELY, [list(buttons), unless])
 
 
 def stack_of(page: Page, number: int) -> int:

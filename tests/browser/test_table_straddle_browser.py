@@ -26,19 +26,6 @@ def running_straddle(table_id: int):
     return (hand, state) if state.straddle is not None and len(state.players) == 3 else None
 
 
-# In the page, in one step: a frame that deals the straddle hand cannot come between looking
-# for its marker and clicking (two Playwright calls could: the click then acted in it).
-PASSIVE_UNLESS_STRADDLED = """() => {
-  if (document.querySelector(".blind-marker.st") || document.querySelector("#action-bar.sent")) {
-    return false;
-  }
-  const button = ["#act-check", "#act-call"].map((id) => document.querySelector(id))
-    .find((b) => b && b.checkVisibility());
-  if (button) button.click();
-  return Boolean(button);
-}"""
-
-
 def test_a_straddle_hand_from_the_seat_box_to_the_download(room_url, new_page, make_table):
     from tables.engine import HandState
     from tables.models import Hand, Seat
@@ -66,7 +53,7 @@ def test_a_straddle_hand_from_the_seat_box_to_the_download(room_url, new_page, m
     while (found := running_straddle(table.pk)) is None:
         assert time.monotonic() < deadline, "no straddle hand was dealt"
         for page in pages.values():
-            page.evaluate(PASSIVE_UNLESS_STRADDLED)
+            play_passively(page, unless=".blind-marker.st")
         time.sleep(0.1)
     hand, state = found
     straddler = state.straddle
