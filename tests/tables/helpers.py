@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.db import connection
 
 from tables import services
 from tables.engine import HandState, legal_actions
@@ -87,3 +90,16 @@ class Racer(threading.Thread):
         self.join(timeout)
         assert not self.is_alive(), f"{self.fn} still runs after {timeout} s"
         return self.error if self.error is not None else self.result
+
+
+@contextmanager
+def sql_sent() -> Iterator[list[str]]:
+    """Every SQL statement this thread's connection sends inside the block, in order."""
+    sent: list[str] = []
+
+    def counted(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
+        sent.append(sql)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(counted):
+        yield sent

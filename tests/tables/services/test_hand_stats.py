@@ -12,7 +12,7 @@ from tables.groups import sync_client
 from tables.models import Hand, HandStatsCounted, PlayerStats, TablePresence
 from tables.services import presence
 from tables.services.hand_stats import hand_stats_count, stats_of
-from tests.tables.helpers import live, play_out, to_act_user
+from tests.tables.helpers import live, play_out, sql_sent, to_act_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,8 +61,6 @@ def test_the_counters_of_every_player_are_added_in_one_update(
         play_table, make_player, sit, fake_timers):
     """A worker counts every hand of the room: one UPDATE adds all the players' counters (one
     per player was six a full table), the rows locked before it in their order."""
-    from django.db import connection
-
     players = [make_player(name) for name in ("ann", "ben", "cy")]
     for number, user in enumerate(players, start=1):
         sit(play_table, user, number)
@@ -70,13 +68,7 @@ def test_the_counters_of_every_player_are_added_in_one_update(
     raiser = act(play_table.pk, "raise", 6)
     act(play_table.pk, "fold")
     act(play_table.pk, "fold")
-    sent: list[str] = []
-
-    def counted(execute, sql, *args):
-        sent.append(sql)
-        return execute(sql, *args)
-
-    with connection.execute_wrapper(counted):
+    with sql_sent() as sent:
         assert hand_stats_count(hand_id=finished(play_table.pk).pk) is True
 
     assert sum(sql.lstrip().upper().startswith("UPDATE") for sql in sent) == 1

@@ -4,31 +4,15 @@ step changed it (PostgreSQL applies only one of two changes to the same row with
 statement) — without the step naming a field (tables/services/tracking.py)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
-
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from tables.models import HandSummary, Seat, SeatStatus, TableState
 from tables.services.eventlog import EventLog
 from tables.services.locks import table_lock
+from tests.tables.helpers import sql_sent
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@contextmanager
-def updates() -> Iterator[list[str]]:
-    """The UPDATE statements sent (PostgreSQL joins them into one: counted by SET clauses)."""
-    sent: list[str] = []
-
-    def counted(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
-        sent.append(sql)
-        return execute(sql, *args)
-
-    with connection.execute_wrapper(counted):
-        yield sent
 
 
 def test_two_changes_of_one_seat_are_both_written(play_table, make_player, sit):
@@ -45,7 +29,7 @@ def test_two_changes_of_one_seat_are_both_written(play_table, make_player, sit):
                                players_dealt=2, players_saw_flop=0))
         log.add({"type": "status", "seat": 1, "status": "sitting_out", "post_bb": False,
                  "missed_blinds": False})
-        with updates() as sent:
+        with sql_sent() as sent:
             log.flush()
     fresh = Seat.objects.get(pk=seat.pk)
     assert (fresh.time_bank, fresh.status) == (17, SeatStatus.SITTING_OUT)
@@ -65,7 +49,7 @@ def test_only_the_changed_fields_are_written(play_table, make_player, sit):
         mine = log.track(Seat.objects.get(pk=seat.pk))
         mine.leave_after_hand = True
         Seat.objects.filter(pk=seat.pk).update(chips=1)  # written by someone else meanwhile
-        with updates() as sent:
+        with sql_sent() as sent:
             log.flush()
     fresh = Seat.objects.get(pk=seat.pk)
     assert (fresh.leave_after_hand, fresh.chips) == (True, 1)
@@ -78,7 +62,7 @@ def test_a_step_that_changes_nothing_writes_nothing(play_table, make_player, sit
         held = table_lock(play_table.pk)
         log = EventLog(held)
         log.track(Seat.objects.get(table=play_table))
-        with updates() as sent:
+        with sql_sent() as sent:
             log.flush()
     assert sent == []
 
@@ -93,7 +77,7 @@ def test_the_table_rows_fields_follow_the_events_and_the_step(play_table, make_p
         log.add({"type": "leaving", "seat": 1})
         log.flush()
         # a second flush in the same step writes only what changed since the first
-        with updates() as sent:
+        with sql_sent() as sent:
             log.flush()
         assert sent == []
     after = TableState.objects.get(pk=play_table.pk)
@@ -114,7 +98,7 @@ def test_rows_with_the_same_changes_share_one_update_and_keep_their_values(
             seat.status, seat.missed_blinds = SeatStatus.SITTING_OUT, True
             seat.sat_out_at = now.replace(microsecond=k)
             seat.chips += 10 * (k + 1)
-        with updates() as sent:
+        with sql_sent() as sent:
             log.flush()
     for k, seat in enumerate(seats):
         fresh = Seat.objects.get(pk=seat.pk)
