@@ -507,10 +507,13 @@ async def client_run(spec: dict[str, Any], together: Any,
                   rng=random.Random(user_id * 7919 + spec["seed"]), reconnect_seconds=60,
                   on_send=on_send, on_event=on_event, think_time=think,
                   timeout_rate=spec["timeout_rate"], ping_seconds=PING_SECONDS,
-                  choose=people_choose)
+                  choose=people_choose, entropy=stored.setdefault(user_id, {}))
         listeners[table["id"]].append(bot)
         return bot
 
+    # Each player's browser storage from earlier steps: what he sent for the decks committed
+    # when he last sat here (a new bot would send again for his table's next deck: refused).
+    stored: dict[int, dict[str, str]] = spec["entropy"]
     bots: list[Bot] = []
     tasks: dict[Bot, asyncio.Task] = {}
     reserves: dict[int, list[tuple[int, str, str]]] = {}
@@ -658,7 +661,8 @@ async def client_run(spec: dict[str, Any], together: Any,
             "let_go": sum(b.result.let_go for b in tasks),
             "reconnects": sum(b.result.reconnects for b in tasks),
             "lobby_refreshes": lobby_stats["refreshes"], "lobby_pages": lobby_pages,
-            "lobby_polls": lobby_polls, "client_lag": client_lag}
+            "lobby_polls": lobby_polls, "client_lag": client_lag,
+            "entropy": {user: dict([*sent.items()][-1:]) for user, sent in stored.items()}}
 
 
 async def loop_lag_sample(lags: list[float], in_window: Callable[[float], bool]) -> None:
@@ -709,6 +713,13 @@ async def lobby_page(front: str, cookie: str, stop: asyncio.Event, stats: Counte
 
 
 # One measured run -------------------------------------------------------------------------
+def remembered(entropy: dict[int, dict[str, str]],
+               tables: list[dict[str, Any]]) -> dict[int, dict[str, str]]:
+    """What the players of `tables` sent in earlier steps (their browsers' storage)."""
+    players = {account[0] for t in tables for account in (*t["players"], *t["newcomers"])}
+    return {user: sent for user, sent in entropy.items() if user in players}
+
+
 def run_step(room: Room, args: argparse.Namespace, *, tables: int,
              accounts: list[tuple[int, str, str]], table_ids: list[int]) -> dict[str, Any]:
     """Players on `tables` tables for --warmup + --seconds; the figures of the window."""
@@ -733,7 +744,8 @@ def run_step(room: Room, args: argparse.Namespace, *, tables: int,
               "seconds": args.seconds, "grace": args.grace, "pause": defaults["pause"],
               "timer": defaults["timer"], "arrival_spacing": args.clients / args.arrivals}
     procs = [ctx.Process(target=client_main, args=(
-        {**common, "tables": share, "seed": i, "lobby": lobby[i::len(shares)]}, results,
+        {**common, "tables": share, "seed": i, "lobby": lobby[i::len(shares)],
+         "entropy": remembered(args.entropy, share)}, results,
         together)) for i, share in enumerate(shares)]
     offsets = log_offsets(room)
     for p in procs:
@@ -778,6 +790,8 @@ def run_step(room: Room, args: argparse.Namespace, *, tables: int,
         for p in procs:  # interrupted (Ctrl-C) or failed: no client outlives the run
             if p.is_alive() and len(parts) < len(procs):
                 p.terminate()
+    for part in parts:
+        args.entropy.update(part.pop("entropy"))
     if reader is not None:
         reader.join(timeout=60)
     cpu = meter.between(min(p["window"][0] for p in parts), max(p["window"][1] for p in parts))
@@ -990,6 +1004,7 @@ def main(argv: list[str] | None = None) -> int:
         timers = tuple(args.timers) if args.timers else (defaults["action_seconds"],
                                                          defaults["countdown_seconds"])
         args.defaults = {"pause": defaults["hand_pause_seconds"], "timer": sum(timers)}
+        args.entropy = {}  # user → {commitment: value}: the players' browser storage
         if args.think_cap is None:
             args.think_cap = 0.9 * timers[0]
 

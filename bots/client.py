@@ -196,7 +196,8 @@ class Bot:
                  on_event: Callable[[Bot, int, dict[str, Any]], None] | None = None,
                  think_time: ThinkTime | None = None, timeout_rate: float = 0.0,
                  ping_seconds: float = 0.0, watch_only: bool = False,
-                 choose: Strategy = choose_action, tournament: bool = False) -> None:
+                 choose: Strategy = choose_action, tournament: bool = False,
+                 entropy: dict[str, str] | None = None) -> None:
         self.url, self.table_id, self.user_id, self.cookie = url, table_id, user_id, cookie
         self.want_seat, self.tally, self.think, self.buy_in = seat, tally, think, buy_in
         self.rng = rng or random.Random()
@@ -232,7 +233,9 @@ class Bot:
         self.table: dict[str, Any] = {}
         self.stop = asyncio.Event()
         self.next_commitment: str | None = None  # the table's next deck (fair deal)
-        self.contributed: str | None = None  # the last commitment we sent entropy for
+        # commitment → the entropy sent for it: the browser's localStorage (static/js/entropy.js),
+        # which a player coming back to a table whose next deck he already answered still has
+        self.entropy = {} if entropy is None else entropy
 
     @property
     def seat(self) -> int | None:
@@ -392,10 +395,10 @@ class Bot:
         does (static/js/entropy.js; docs/protocol.md, "Fair deal")."""
         if commitment:
             self.next_commitment = commitment
-        if self.seat is not None and self.next_commitment not in (None, self.contributed):
-            self.contributed = self.next_commitment
-            await self.send({"type": "entropy", "commitment": self.next_commitment,
-                             "value": secrets.token_hex(32)})
+        deck = self.next_commitment
+        if self.seat is not None and deck and deck not in self.entropy:
+            value = self.entropy[deck] = secrets.token_hex(32)
+            await self.send({"type": "entropy", "commitment": deck, "value": value})
 
     async def on_snapshot(self, snap: dict[str, Any]) -> None:
         self.version, self.table = snap["version"], snap["table"]
