@@ -8,7 +8,6 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import Value
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,11 +18,11 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.hotkeys import DEFAULTS, hotkeys_of
-from cashier.services import exclusion_message
+from cashier.services import exclusion_text
 from tables.errors import TableError
 from tables.forms import LobbyFilterForm
-from tables.models import AutoTopUp, Seat, TableConfig, WaitingListEntry
-from tables.selectors import LobbyRow, lobby_rows, rows_stamp
+from tables.models import AutoTopUp, Seat, TableConfig
+from tables.selectors import LobbyRow, Places, lobby_rows, rows_stamp, visitor_places
 from tables.services import waitlist
 from tables.services.auto_topup import auto_top_up_set
 from tables.templatetags.table_page import auto_top_up_context
@@ -46,9 +45,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page = Paginator(lobby_rows(form.filters()) if valid else [], LOBBY_PAGE_ROWS).get_page(
         request.GET.get("page"))
     links = {link["key"]: link for link in form.sort_links()}
-    excluded = (exclusion_message(user=request.user, action="sit down at a table")
-                if request.user.is_authenticated else None)
-    items = _with_waiting(request, list(page), excluded=bool(excluded))
+    places = visitor_places(request.user.pk) if request.user.is_authenticated else None
+    excluded = (exclusion_text(places.excluded_until, action="sit down at a table")
+                if places and places.excluded_until else None)
+    items = _with_waiting(request, list(page), places)
     context = {
         "form": form, "page": page, "excluded": excluded,
         "columns": [{"key": key, "label": label, "sort": links.get(key)} for key, label in COLUMNS],
@@ -146,27 +146,23 @@ def _usual(row: LobbyRow, *, signed_in: bool, excluded: bool = False
                                   can_join=not row.has_free_seat and not excluded)
 
 
-def _with_waiting(request: HttpRequest, rows: list[LobbyRow], *, excluded: bool = False
+def _with_waiting(request: HttpRequest, rows: list[LobbyRow], places: Places | None
                   ) -> list[tuple[LobbyRow, waitlist.WaitingStatus]]:
-    """Each row with the visitor's place on its waiting list (the list moves on if due)."""
-    if not request.user.is_authenticated:
+    """Each row with the visitor's place on its waiting list (the list moves on if due);
+    `places` None: not signed in."""
+    if places is None:
         return [(row, _usual(row, signed_in=False)) for row in rows]
-    # One round trip for both: a player has a few seats and places, the page 50 rows.
-    places = list(Seat.objects.filter(player=request.user).order_by()
-                  .values_list("table_id", Value(True))
-                  .union(WaitingListEntry.objects.filter(player=request.user).order_by()
-                         .values_list("table_id", Value(False))))
-    seated = {table_id for table_id, at_table in places if at_table}
-    mine = {table_id for table_id, at_table in places if not at_table}
+    excluded = places.excluded_until is not None
     items = []
     for row in rows:
         tid = row.table.pk
-        if tid in mine:
+        if tid in places.waiting:
             status = waitlist.waitlist_status(table_id=tid, user_id=request.user.pk)
         else:
+            seated = tid in places.seated
             status = waitlist.WaitingStatus(
-                waiting=False, length=row.waiting, seated=tid in seated,
-                can_join=not row.has_free_seat and tid not in seated and not excluded)
+                waiting=False, length=row.waiting, seated=seated,
+                can_join=not row.has_free_seat and not seated and not excluded)
         items.append((row, status))
     return items
 

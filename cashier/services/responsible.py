@@ -45,9 +45,12 @@ def exclusion_message(*, user: Any, action: str) -> str | None:
     """Why the player may not `action` now (a self-exclusion runs), or None: pages ask it to
     offer only what the services would allow, in the services' own words."""
     active = exclusion_active(user=user)
-    if active is None:
-        return None
-    return (f"You are self-excluded until {active.ends_at:%Y-%m-%d %H:%M} UTC: "
+    return None if active is None else exclusion_text(active.ends_at, action=action)
+
+
+def exclusion_text(ends_at: datetime.datetime, *, action: str) -> str:
+    """`exclusion_message`'s words for an exclusion running until `ends_at`."""
+    return (f"You are self-excluded until {ends_at:%Y-%m-%d %H:%M} UTC: "
             f"you cannot {action} before then.")
 
 

@@ -199,17 +199,18 @@ def test_each_sort_gets_its_own_head_though_the_head_is_drawn_once_for_every_pol
     assert again.content == by_name.content
 
 
-def test_a_poll_reads_his_session_his_account_his_exclusion_and_his_places_once(
+def test_a_poll_reads_his_session_his_account_and_his_places_once(
         client, demo_tables, make_user, settings, django_assert_num_queries):
     """Every open lobby polls every 5 s: what a poll reads beyond the shared rows is the
-    visitor's own, one query each, whatever the page shows."""
+    visitor's own, one query each, whatever the page shows; his seats, waiting-list places and
+    self-exclusion are one query (`visitor_places`)."""
     settings.ROOM_LOBBY_FRESH_SECONDS = 60  # the shared rows stay fresh however slow the run
     ann = make_user("ann")
     Seat.objects.create(table=demo_tables["hu"], player=ann, number=1, chips=2000)
     client.force_login(ann)
     client.get(reverse("lobby"), HTTP_HX_REQUEST="true")  # the shared rows, computed
 
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         response = client.get(reverse("lobby"), HTTP_HX_REQUEST="true")
     assert f'data-table-id="{demo_tables["hu"].pk}"' in response.content.decode()
 
@@ -442,3 +443,28 @@ def test_a_self_excluded_player_is_offered_no_seat_in_the_lobby(client, demo_tab
     for html in (page, polled):
         assert "Play at" not in html and "Join the waiting list" not in html
         assert "Watch NL 1/2 play" in html
+
+
+def test_a_visitors_places_are_his_seats_his_waits_and_his_running_exclusion(demo_tables,
+                                                                           make_user):
+    """One query answers what the lobby shows him beyond the shared rows; an exclusion that
+    ran out or has not started yet does not count, and of two running ones the later end."""
+    from cashier.models import SelfExclusion
+    from tables.models import WaitingListEntry
+
+    ann, bob = make_user("ann"), make_user("bob")
+    now = timezone.now()
+    Seat.objects.create(table=demo_tables["hu"], player=ann, number=1, chips=2000)
+    WaitingListEntry.objects.create(table=demo_tables["nl_play"], player=ann, joined_at=now)
+    day = datetime.timedelta(days=1)
+    for starts, ends in ((now - 9 * day, now - day), (now - day, now + 2 * day),
+                         (now - day, now + 5 * day), (now + day, now + 9 * day)):
+        SelfExclusion.objects.create(user=ann, starts_at=starts, ends_at=ends)
+
+    places = selectors.visitor_places(ann.pk, now=now)
+
+    assert places.seated == {demo_tables["hu"].pk}
+    assert places.waiting == {demo_tables["nl_play"].pk}
+    assert places.excluded_until == now + 5 * day
+    assert selectors.visitor_places(bob.pk, now=now) == selectors.Places(
+        frozenset(), frozenset(), None)
