@@ -15,8 +15,8 @@ from django.db.models import Avg, Count, DateTimeField, IntegerField, Sum, Value
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from cashier.models import SelfExclusion
 from cashier.money import MINOR_PER_UNIT, Currency
+from cashier.services import exclusions_running
 from tables.models import HandSummary, Seat, TableConfig, WaitingListEntry
 
 STATS_WINDOW = datetime.timedelta(hours=1)
@@ -212,8 +212,7 @@ def visitor_places(user_id: int, *, now: datetime.datetime | None = None) -> Pla
             .values_list("table_id", Value(True), no_end)
             .union(WaitingListEntry.objects.filter(player_id=user_id).order_by()
                    .values_list("table_id", Value(False), no_end),
-                   SelfExclusion.objects.filter(user_id=user_id, starts_at__lte=now,
-                                                ends_at__gt=now).order_by()
+                   exclusions_running(user=user_id, now=now).order_by()
                    .values_list(no_table, Value(False), "ends_at"), all=True))
     seated, waiting, ends = set(), set(), []
     for table_id, at_table, ends_at in rows:

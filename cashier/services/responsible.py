@@ -9,7 +9,7 @@ import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from cashier import conf
@@ -32,13 +32,16 @@ PERIOD_LENGTH = {
 
 
 # Self-exclusion -------------------------------------------------------------------------------
+def exclusions_running(*, user: Any, now: datetime.datetime) -> QuerySet[SelfExclusion]:
+    """The player's self-exclusions that run at `now`: what "self-excluded" means, for the
+    services and for the lobby's one-query read of a visitor (tables/selectors.py). `user`:
+    the player or his id."""
+    return SelfExclusion.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+
+
 def exclusion_active(*, user: Any, now: datetime.datetime | None = None) -> SelfExclusion | None:
-    now = now or timezone.now()
-    return (
-        SelfExclusion.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
-        .order_by("-ends_at")
-        .first()
-    )
+    return (exclusions_running(user=user, now=now or timezone.now())
+            .order_by("-ends_at").first())
 
 
 def exclusion_message(*, user: Any, action: str) -> str | None:
