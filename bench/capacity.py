@@ -29,8 +29,9 @@ error frames other than races, socket failures, server effect failures, ERROR li
 processes' logs).
 
 ``--find-capacity`` adds ``--step`` tables from ``--tables`` up to ``--max-tables`` until p99
-action latency passes 100 ms, pace falls below 95 % or any error appears, routed then spread
-(one room, nginx restarted between the modes); its last line is
+action latency passes 100 ms, pace falls below 95 % or any error appears, routed then spread,
+each mode in a room of its own (processes, Redis keys and, unless ``--use-database``, the
+database made again: the spread search inherits nothing of the routed one); its last line is
 ``capacity: routed N tables, spread M tables``.
 
   .venv/bin/python bench/capacity.py --tables 20 --servers 2 --seconds 60
@@ -1061,25 +1062,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.think_median:g} s capped at {args.think_cap:g} s, {100 * args.timeout_rate:g} "
               f"% of turns timed out, {args.arrivals:g} tables arriving a second; "
               f"{os.cpu_count()} cores", flush=True)
-        room_start(room, servers=args.servers, pages=args.pages, concurrency=concurrency,
-                   tag=tag)
-        args.pg_pids = postgres_pids(args.server, args.database)
-        args.redis_pids = redis_pids(args.redis)
-        args.pg_connections = pg_connections(args.server, args.database)
-        if not args.find_capacity:
-            nginx_start(room, args.mode)
-            table_ids, accounts = room_for(args.tables)
-            result = run_step(room, args, tables=args.tables, accounts=accounts,
-                              table_ids=table_ids)
-            print("\n".join(report(result)), flush=True)
-            ok, why = held(result)
-            print(f"held: {'yes' if ok else 'no: ' + why}")
-            return 0
         found = {}
-        for mode in ("routed", "spread"):
+        for mode in ("routed", "spread") if args.find_capacity else (args.mode,):
+            if found:  # each mode gets a room of its own: none of the last one's load
+                room = room_renew(room, args, tag=tag)
+            room_start(room, servers=args.servers, pages=args.pages, concurrency=concurrency,
+                       tag=tag)
+            args.pg_pids = postgres_pids(args.server, args.database)
+            args.redis_pids = redis_pids(args.redis)
+            args.pg_connections = pg_connections(args.server, args.database)
             nginx_start(room, mode)
             found[mode] = 0
-            for tables in range(args.tables, args.max_tables + 1, args.step):
+            steps = (range(args.tables, args.max_tables + 1, args.step) if args.find_capacity
+                     else (args.tables,))
+            for tables in steps:
                 table_ids, accounts = room_for(tables)
                 result = run_step(room, args, tables=tables, accounts=accounts,
                                   table_ids=table_ids)
@@ -1089,7 +1085,10 @@ def main(argv: list[str] | None = None) -> int:
                 if not ok:
                     break
                 found[mode] = tables
-            print(f"{mode}: largest held {found[mode]} tables", flush=True)
+            if args.find_capacity:
+                print(f"{mode}: largest held {found[mode]} tables", flush=True)
+        if not args.find_capacity:
+            return 0
         print(f"capacity: routed {found['routed']} tables, spread {found['spread']} tables",
               flush=True)
         return 0
@@ -1101,10 +1100,44 @@ def main(argv: list[str] | None = None) -> int:
         conns.close_all()
         if not args.use_database:
             admin_sql(args.server, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-        import redis
+        redis_clear(args.redis, tag)
 
-        queue = env["CELERY_QUEUE"]
-        redis.Redis.from_url(args.redis).delete(queue, f"{queue}.timers")
+
+def room_renew(room: Room, args: argparse.Namespace, *, tag: str) -> Room:
+    """The room stopped and made again: its processes, its keys in Redis and, unless the run
+    uses an existing database (the test), its database (dropped, created, migrated; the
+    players' browser storage with it). The spread search does not inherit the routed one's
+    rows, queues or processes."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    for process in room.all():
+        stop_process(process)
+    redis_clear(args.redis, tag)
+    if not args.use_database:
+        connections.close_all()
+        connections["default"].close_pool()  # its connections die with the database
+        admin_sql(args.server, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        admin_sql(args.server, f'CREATE DATABASE "{args.database}"')
+        call_command("migrate", verbosity=0)
+        connections.close_all()
+        args.entropy = {}
+    metrics = Path(room.env["PROMETHEUS_MULTIPROC_DIR"])
+    for old in metrics.glob("*.db"):
+        old.unlink()
+    return Room(var=room.var, env=room.env)
+
+
+def redis_clear(url: str, tag: str) -> None:
+    """Every key of the room's tag: its Celery queues and their bindings, channel groups,
+    caches."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    for pattern in (f"cap{tag}*", f"cap-{tag}*", f"_kombu.binding*.cap-{tag}*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        for at in range(0, len(keys), 1000):
+            client.delete(*keys[at:at + 1000])
 
 
 def option_value(args: list[str], name: str, default: str) -> str:
