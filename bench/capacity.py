@@ -410,6 +410,16 @@ async def _all_here(together: Any) -> None:
         await asyncio.to_thread(together.wait, 300)
 
 
+def awaited(listeners: list[Any], first: Any, version: int) -> int:
+    """The sockets of a table that should receive event `version` as an event, counted when
+    `first` does: the open ones that are behind it. A socket whose snapshot came at or after
+    `version` holds it already and never gets it as an event (a newcomer, its snapshot taken
+    while the action's broadcast was on its way); one still waiting for its snapshot may, or
+    may not."""
+    return sum(_open(b) and (b is first or (b.version is not None and b.version < version))
+               for b in listeners)
+
+
 def _open(bot: Any) -> bool:
     from websockets.protocol import State
 
@@ -468,7 +478,7 @@ async def client_run(spec: dict[str, Any], together: Any,
             got = receipts.get(key)
             if got is None:
                 sent = sends.pop((table, event["seat"]), None)
-                expected = sum(_open(b) for b in listeners[table])
+                expected = awaited(listeners[table], bot, version)
                 got = receipts[key] = [sent if sent is not None else math.nan, 0, expected, now]
             got[1] += 1
             if got[1] >= got[2]:

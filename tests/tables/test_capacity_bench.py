@@ -79,3 +79,22 @@ def test_the_pace_counts_a_turn_still_open_at_the_windows_end_up_to_it():
     pace.add(153.5, 161.0)  # table 1's act, after the close: not counted again
 
     assert pace.seconds == 3 + 2 + 3 + 6.5 + 2
+
+
+def test_a_socket_whose_snapshot_holds_the_action_is_not_waited_for():
+    """A newcomer's snapshot can be taken after an action commits and before its broadcast
+    reaches the table's other sockets: the action is in his snapshot and never comes to him
+    as an event. Counted as a socket the broadcast must reach, it made a lost broadcast of
+    every such race, an error that ended a search's step."""
+    from types import SimpleNamespace
+
+    from websockets.protocol import State
+
+    from bench.capacity import awaited
+
+    def socket(version):
+        return SimpleNamespace(version=version, ws=SimpleNamespace(state=State.OPEN),
+                               result=SimpleNamespace(left=False))
+
+    first, behind, newcomer, connecting = socket(41), socket(40), socket(41), socket(None)
+    assert awaited([first, behind, newcomer, connecting], first, 41) == 2  # first, behind
