@@ -52,10 +52,12 @@ def _add(counts: dict[int, Counters], watchers: set[int]) -> None:
     in and the watchers, creating the missing rows: one upsert whatever the players. Its rows
     go in ascending (subject, viewer) order, the order it locks them in. Plain SQL (the same on
     PostgreSQL and SQLite): the ORM's bulk create, lock and CASE update took 8 ms of the
-    worker's CPU a hand to build; this takes a tenth of it."""
+    worker's CPU a hand to build; this takes a fifth of it."""
     viewers = sorted(set(counts) | watchers)
     rows = [(viewer, subject, *(getattr(counts[subject], name) for name in COUNTER_NAMES))
             for subject in sorted(counts) for viewer in viewers]
+    if not rows:  # nobody dealt in: nothing to add (VALUES needs a row)
+        return
     table = connection.ops.quote_name(PlayerStats._meta.db_table)
     columns = ("viewer_id", "subject_id", *COUNTER_NAMES)
     values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))

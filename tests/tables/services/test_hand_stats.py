@@ -174,3 +174,13 @@ def test_a_running_hand_is_not_counted(play_table, make_player, sit, fake_timers
 
 def _dealt(hand: Hand) -> list[str]:
     return [p["player_id"] for p in hand.state["players"]]
+
+
+def test_a_hand_nobody_was_counted_in_adds_no_row(make_player):
+    """Counters for nobody (a watcher alone) write nothing, and send no empty VALUES list."""
+    from tables.services.hand_stats import _add
+
+    watcher = make_player("wes")
+    _add({}, {watcher.pk})
+
+    assert not PlayerStats.objects.exists()
