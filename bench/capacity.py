@@ -1075,7 +1075,7 @@ def main(argv: list[str] | None = None) -> int:
         found = {}
         for mode in ("routed", "spread") if args.find_capacity else (args.mode,):
             if found:  # each mode gets a room of its own: none of the last one's load
-                room = room_renew(room, args, tag=tag)
+                room = room_renew(room, args)
             room_start(room, servers=args.servers, pages=args.pages, concurrency=concurrency,
                        tag=tag)
             args.pg_pids = postgres_pids(args.server, args.database)
@@ -1110,10 +1110,10 @@ def main(argv: list[str] | None = None) -> int:
         conns.close_all()
         if not args.use_database:
             admin_sql(args.server, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-        redis_clear(args.redis, tag)
+        redis_clear(args.redis, env)
 
 
-def room_renew(room: Room, args: argparse.Namespace, *, tag: str) -> Room:
+def room_renew(room: Room, args: argparse.Namespace) -> Room:
     """The room stopped and made again: its processes, its keys in Redis and, unless the run
     uses an existing database (the test), its database (dropped, created, migrated; the
     players' browser storage with it). The spread search does not inherit the routed one's
@@ -1123,7 +1123,7 @@ def room_renew(room: Room, args: argparse.Namespace, *, tag: str) -> Room:
 
     for process in room.all():
         stop_process(process)
-    redis_clear(args.redis, tag)
+    redis_clear(args.redis, room.env)
     if not args.use_database:
         connections.close_all()
         connections["default"].close_pool()  # its connections die with the database
@@ -1138,13 +1138,15 @@ def room_renew(room: Room, args: argparse.Namespace, *, tag: str) -> Room:
     return Room(var=room.var, env=room.env)
 
 
-def redis_clear(url: str, tag: str) -> None:
-    """Every key of the room's tag: its Celery queues and their bindings, channel groups,
-    caches."""
+def redis_clear(url: str, env: dict[str, str]) -> None:
+    """Every key of the room's namespaces (`env`, as its processes got it): its Celery queues
+    and their bindings, channel groups, caches."""
     import redis
 
     client = redis.Redis.from_url(url)
-    for pattern in (f"cap{tag}*", f"cap-{tag}*", f"_kombu.binding*.cap-{tag}*"):
+    queue = env["CELERY_QUEUE"]
+    prefixes = {env["ROOM_NAMESPACE"], env["CHANNEL_LAYER_PREFIX"], queue}
+    for pattern in (*(f"{prefix}*" for prefix in prefixes), f"_kombu.binding*.{queue}*"):
         keys = list(client.scan_iter(match=pattern, count=1000))
         for at in range(0, len(keys), 1000):
             client.delete(*keys[at:at + 1000])
